@@ -1,0 +1,501 @@
+#include "isa/assembler.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "isa/diagnostics.h"
+#include "isa/semantics.h"
+
+namespace simtlm::isa {
+
+void Kernel::reencode() {
+  code.resize(instrs.size());
+  for (size_t i = 0; i < instrs.size(); ++i) code[i] = encode(instrs[i]);
+}
+
+namespace {
+
+struct Token {
+  enum Kind { Ident, Number, Punct, End } kind = End;
+  std::string text;
+  int col = 0;
+};
+
+bool identChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '%' ||
+         c == '$';
+}
+
+// Splits one statement into tokens. Numbers keep their sign out: '-' is punctuation.
+std::vector<Token> tokenize(const std::string& s, int colBase) {
+  std::vector<Token> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+    Token t;
+    t.col = colBase + static_cast<int>(i);
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t j = i;
+      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '.' ||
+                              ((s[j] == '+' || s[j] == '-') && (s[j - 1] == 'e' || s[j - 1] == 'E') &&
+                               !(s[i] == '0' && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X')))))
+        ++j;
+      t.kind = Token::Number;
+      t.text = s.substr(i, j - i);
+      i = j;
+    } else if (identChar(c)) {
+      size_t j = i;
+      while (j < s.size() && identChar(s[j])) ++j;
+      t.kind = Token::Ident;
+      t.text = s.substr(i, j - i);
+      i = j;
+    } else {
+      t.kind = Token::Punct;
+      t.text = std::string(1, c);
+      ++i;
+    }
+    out.push_back(std::move(t));
+  }
+  Token end;
+  end.col = colBase + static_cast<int>(s.size());
+  out.push_back(end);
+  return out;
+}
+
+// Source type of an opcode's immediate: float literals are accepted where it is f32 or b32.
+enum class ImmType { Int, Float, Bits };
+
+ImmType immTypeOf(Op op) {
+  std::string_view n = info(op).name;
+  // The last type suffix is the source type (cvt.s32.f32 reads f32).
+  auto dot = n.rfind('.');
+  std::string_view last = dot == std::string_view::npos ? n : n.substr(dot + 1);
+  if (last == "f32") return ImmType::Float;
+  if (last == "b32") return ImmType::Bits;
+  return ImmType::Int;
+}
+
+struct PendingBranch {
+  size_t index;
+  std::string label;
+  int line, col;
+};
+
+class Assembler {
+ public:
+  Assembler(const std::string& text, std::string file) : text_(text), file_(std::move(file)) {}
+
+  Kernel run() {
+    std::istringstream in(text_);
+    std::string line;
+    int lineNo = 0;
+    while (std::getline(in, line)) {
+      ++lineNo;
+      line_ = lineNo;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      // Strip comments: '//' or '#'.
+      size_t cut = line.size();
+      size_t p = line.find("//");
+      if (p != std::string::npos) cut = p;
+      p = line.find('#');
+      if (p != std::string::npos && p < cut) cut = p;
+      line.resize(cut);
+      // Statements are separated by ';'.
+      size_t start = 0;
+      while (start <= line.size()) {
+        size_t semi = line.find(';', start);
+        size_t end = semi == std::string::npos ? line.size() : semi;
+        statement(line.substr(start, end - start), static_cast<int>(start) + 1);
+        if (semi == std::string::npos) break;
+        start = semi + 1;
+      }
+    }
+    finish();
+    return std::move(k_);
+  }
+
+ private:
+  [[noreturn]] void fail(int col, const std::string& msg) { throw InputError(file_, line_, col, msg); }
+  [[noreturn]] void fail(const Token& t, const std::string& msg) { fail(t.col, msg); }
+
+  static std::string describe(const Token& t) {
+    return t.kind == Token::End ? std::string("end of statement") : "'" + t.text + "'";
+  }
+
+  const Token& peek() const { return toks_[pos_]; }
+  Token next() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
+  bool accept(const char* punct) {
+    if (peek().kind == Token::Punct && peek().text == punct) { ++pos_; return true; }
+    return false;
+  }
+  void expect(const char* punct, const char* what) {
+    if (!accept(punct)) fail(peek(), std::string("expected ") + what + ", found " + describe(peek()));
+  }
+
+  void statement(const std::string& s, int colBase) {
+    toks_ = tokenize(s, colBase);
+    pos_ = 0;
+    if (peek().kind == Token::End) return;
+    // Labels (any number) before a directive or instruction.
+    while (peek().kind == Token::Ident && toks_[pos_ + 1].kind == Token::Punct &&
+           toks_[pos_ + 1].text == ":") {
+      Token t = next();
+      next();
+      defineLabel(t);
+      if (peek().kind == Token::End) return;
+    }
+    if (peek().kind == Token::Ident && peek().text[0] == '.') { directive(); return; }
+    instruction();
+  }
+
+  void defineLabel(const Token& t) {
+    if (!kernelSeen_) fail(t, "label before the .kernel directive");
+    if (!validName(t.text)) fail(t, "invalid label name '" + t.text + "'");
+    if (labels_.count(t.text)) fail(t, "label '" + t.text + "' is already defined");
+    labels_[t.text] = static_cast<uint32_t>(k_.instrs.size());
+  }
+
+  static bool validName(const std::string& s) {
+    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+    for (char c : s)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    return true;
+  }
+
+  void endOfStatement() {
+    if (peek().kind != Token::End) fail(peek(), "expected end of statement, found " + describe(peek()));
+  }
+
+  int64_t intArg(const char* what, int64_t lo, int64_t hi) {
+    Token t = peek();
+    bool neg = accept("-");
+    Token n = next();
+    if (n.kind != Token::Number) fail(n, std::string("expected ") + what + ", found " + describe(n));
+    int64_t v = 0;
+    if (!parseInt(n.text, v)) fail(n, "malformed integer '" + n.text + "'");
+    if (neg) v = -v;
+    if (v < lo || v > hi)
+      fail(t, std::string(what) + " " + std::to_string(v) + " out of range [" + std::to_string(lo) +
+                  ", " + std::to_string(hi) + "]");
+    return v;
+  }
+
+  void directive() {
+    Token d = next();
+    if (d.text == ".kernel") {
+      if (kernelSeen_) fail(d, "only one .kernel per file");
+      Token n = next();
+      if (n.kind != Token::Ident || !validName(n.text))
+        fail(n, "expected kernel name after .kernel, found " + describe(n));
+      k_.name = n.text;
+      kernelSeen_ = true;
+    } else if (!kernelSeen_) {
+      fail(d, "expected .kernel before " + d.text);
+    } else if (d.text == ".regs") {
+      if (!k_.instrs.empty()) fail(d, ".regs must come before the first instruction");
+      k_.numRegs = static_cast<int>(intArg("register count", 1, kMaxRegs));
+      regsDeclared_ = true;
+    } else if (d.text == ".shared") {
+      k_.sharedBytes = static_cast<uint32_t>(intArg("shared memory bytes", 0, 1 << 20));
+      if (k_.sharedBytes % 4) fail(d, ".shared size must be a multiple of 4 bytes");
+    } else if (d.text == ".param") {
+      Token n = next();
+      if (n.kind != Token::Ident || !validName(n.text))
+        fail(n, "expected parameter name after .param, found " + describe(n));
+      if (symbols_.count(n.text)) fail(n, "'" + n.text + "' is already defined");
+      symbols_[n.text] = std::to_string(k_.paramBytes());
+      k_.params.push_back({n.text, k_.paramBytes()});
+    } else if (d.text == ".const") {
+      Token n = next();
+      if (n.kind != Token::Ident || !validName(n.text))
+        fail(n, "expected constant name after .const, found " + describe(n));
+      if (symbols_.count(n.text)) fail(n, "'" + n.text + "' is already defined");
+      std::string value = accept("-") ? "-" : "";
+      Token v = next();
+      if (v.kind != Token::Number) fail(v, "expected a number after .const " + n.text + ", found " + describe(v));
+      symbols_[n.text] = value + v.text;
+    } else {
+      fail(d, "unknown directive '" + d.text + "' (expected .kernel, .regs, .shared, .param or .const)");
+    }
+    endOfStatement();
+  }
+
+  static bool parseInt(const std::string& s, int64_t& v) {
+    errno = 0;
+    char* end = nullptr;
+    int base = 10;
+    const char* p = s.c_str();
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { base = 16; p += 2; }
+    unsigned long long u = std::strtoull(p, &end, base);
+    if (errno || *end != '\0' || end == p || u > 0xFFFFFFFFull) return false;
+    v = static_cast<int64_t>(u);
+    return true;
+  }
+
+  static bool parseFloat(const std::string& s, float& f) {
+    errno = 0;
+    char* end = nullptr;
+    f = std::strtof(s.c_str(), &end);
+    return *end == '\0' && end != s.c_str();
+  }
+
+  // Parses an immediate for an instruction of type `ty`: a number, an optional '-', or a
+  // .const / .param symbol.
+  uint32_t immediate(ImmType ty) {
+    Token first = peek();
+    bool neg = accept("-");
+    Token n = next();
+    std::string text = n.text;
+    if (n.kind == Token::Ident) {
+      if (n.text == "inf" || n.text == "nan") {
+        if (ty == ImmType::Int) fail(n, "float literal '" + n.text + "' where an integer is expected");
+        float f = n.text == "inf" ? std::numeric_limits<float>::infinity()
+                                  : std::numeric_limits<float>::quiet_NaN();
+        return U(neg ? -f : f);
+      }
+      auto it = symbols_.find(n.text);
+      if (it == symbols_.end()) fail(n, "unknown symbol '" + n.text + "' (expected a number, .const or .param name)");
+      text = it->second;
+      if (text[0] == '-') { neg = !neg; text = text.substr(1); }
+    } else if (n.kind != Token::Number) {
+      fail(n, "expected an immediate, found " + describe(n));
+    }
+    bool isHex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    bool looksFloat = !isHex && text.find_first_of(".eE") != std::string::npos;
+    if (looksFloat) {
+      if (ty == ImmType::Int) fail(first, "float literal '" + text + "' where an integer is expected");
+      float f;
+      if (!parseFloat(text, f)) fail(n, "malformed float literal '" + text + "'");
+      return U(neg ? -f : f);
+    }
+    int64_t v;
+    if (!parseInt(text, v)) fail(n, "malformed or out-of-range integer '" + text + "' (32 bits)");
+    if (ty == ImmType::Float && !isHex) {  // decimal integer in f32 context: its float value
+      float f = static_cast<float>(v);
+      return U(neg ? -f : f);
+    }
+    if (neg) {
+      if (v > 0x80000000ll) fail(first, "integer -" + text + " does not fit in 32 bits");
+      v = -v;
+    }
+    return static_cast<uint32_t>(v);
+  }
+
+  uint8_t gpr(const char* role) {
+    Token t = next();
+    if (t.kind != Token::Ident || t.text.size() < 2 || t.text[0] != 'r' ||
+        !std::isdigit(static_cast<unsigned char>(t.text[1])))
+      fail(t, std::string("expected a register r0..r63 for ") + role + ", found " + describe(t));
+    int64_t n;
+    if (!parseInt(t.text.substr(1), n) || n >= kMaxRegs)
+      fail(t, "register '" + t.text + "' out of range (r0..r" + std::to_string(kMaxRegs - 1) + ")");
+    if (regsDeclared_ && n >= k_.numRegs)
+      fail(t, "register '" + t.text + "' exceeds the kernel's .regs " + std::to_string(k_.numRegs));
+    maxReg_ = std::max(maxReg_, static_cast<int>(n));
+    return static_cast<uint8_t>(n);
+  }
+
+  uint8_t pred(const char* role, bool allowTrue) {
+    Token t = next();
+    if (t.kind == Token::Ident && t.text == "pt") {
+      if (!allowTrue) fail(t, std::string("pt cannot be the ") + role);
+      return kPredTrue;
+    }
+    if (t.kind != Token::Ident || t.text.size() != 2 || t.text[0] != 'p' || t.text[1] < '0' ||
+        t.text[1] > '6')
+      fail(t, std::string("expected a predicate p0..p6") + (allowTrue ? " or pt" : "") + " for " +
+                  role + ", found " + describe(t));
+    return static_cast<uint8_t>(t.text[1] - '0');
+  }
+
+  // rB or an immediate, for formats that allow one as their last source.
+  void gprOrImm(Instr& in, uint8_t& field, const char* role) {
+    const Token& t = peek();
+    if (t.kind == Token::Ident && t.text.size() >= 2 && t.text[0] == 'r' &&
+        std::isdigit(static_cast<unsigned char>(t.text[1]))) {
+      field = gpr(role);
+    } else {
+      in.imm = immediate(immTypeOf(in.op));
+      in.hasImm = true;
+    }
+  }
+
+  void memOperand(Instr& in) {
+    expect("[", "'[' to open a memory operand");
+    const Token& t = peek();
+    int64_t off = 0;
+    if (t.kind == Token::Ident && t.text.size() >= 2 && t.text[0] == 'r' &&
+        std::isdigit(static_cast<unsigned char>(t.text[1]))) {
+      in.a = gpr("the address base");
+      in.hasBase = true;
+      if (peek().kind == Token::Punct && (peek().text == "+" || peek().text == "-")) {
+        bool neg = next().text == "-";
+        Token ot = peek();
+        off = static_cast<int32_t>(immediate(ImmType::Int));
+        if (neg) off = -off;
+        if (off < kMinOffset || off > kMaxOffset) fail(ot, "memory offset out of range [-524288, 524287]");
+      }
+    } else {
+      Token ot = peek();
+      off = static_cast<int32_t>(immediate(ImmType::Int));
+      if (off < 0 || off > kMaxOffset) fail(ot, "absolute address out of range [0, 524287]");
+    }
+    in.off = static_cast<int32_t>(off);
+    expect("]", "']' to close the memory operand");
+  }
+
+  void comma() { expect(",", "','"); }
+
+  void instruction() {
+    if (!kernelSeen_) fail(peek(), "expected .kernel before the first instruction");
+    Instr in;
+    if (accept("@")) {
+      in.guardNeg = accept("!");
+      in.guard = pred("guard", true);
+      if (in.guard == kPredTrue && in.guardNeg) fail(toks_[pos_ - 1], "'@!pt' would never execute");
+    }
+    Token m = next();
+    if (m.kind != Token::Ident) fail(m, "expected an opcode, found " + describe(m));
+    auto op = opByName(m.text);
+    if (!op) fail(m, "unknown opcode '" + m.text + "'");
+    in.op = *op;
+    switch (info(in.op).format) {
+      case Format::Unary:
+        in.d = gpr("the destination"); comma(); gprOrImm(in, in.a, "source a"); break;
+      case Format::Binary:
+        in.d = gpr("the destination"); comma(); in.a = gpr("source a"); comma();
+        gprOrImm(in, in.b, "source b"); break;
+      case Format::Ternary:
+        in.d = gpr("the destination"); comma(); in.a = gpr("source a"); comma();
+        in.b = gpr("source b"); comma(); in.c = gpr("source c"); break;
+      case Format::Select:
+        in.d = gpr("the destination"); comma(); in.a = gpr("source a"); comma();
+        in.b = gpr("source b"); comma(); in.c = pred("the selector", true); break;
+      case Format::Special: {
+        in.d = gpr("the destination"); comma();
+        Token s = next();
+        bool found = false;
+        for (int i = 0; i < kNumSpecials && !found; ++i)
+          if (s.text == std::string("%") + specialName(static_cast<Special>(i))) { in.a = i; found = true; }
+        if (!found) fail(s, "expected a special register (%tid.x, %ntid.y, %ctaid.z, %nctaid.x, %laneid, %warpid, ...), found " + describe(s));
+        break;
+      }
+      case Format::Compare:
+        in.d = pred("the destination", false); comma(); in.a = gpr("source a"); comma();
+        gprOrImm(in, in.b, "source b"); break;
+      case Format::PredBinary:
+        in.d = pred("the destination", false); comma(); in.a = pred("source a", true); comma();
+        in.b = pred("source b", true); break;
+      case Format::PredUnary:
+        in.d = pred("the destination", false); comma(); in.a = pred("source a", true); break;
+      case Format::Load:
+        in.d = gpr("the destination"); comma(); memOperand(in);
+        if (in.op != Op::LD_PARAM && !in.hasBase && in.op == Op::LD_GLOBAL)
+          fail(toks_[pos_ - 1], "ld.global needs a base register");
+        break;
+      case Format::Store:
+        memOperand(in); comma(); in.b = gpr("the stored value");
+        if (in.op == Op::ST_GLOBAL && !in.hasBase) fail(m, "st.global needs a base register");
+        break;
+      case Format::Atomic:
+      case Format::AtomicCas:
+        in.d = gpr("the destination"); comma(); memOperand(in); comma(); in.b = gpr("operand b");
+        if (info(in.op).format == Format::AtomicCas) { comma(); in.c = gpr("the swap value"); }
+        if (in.op <= Op::ATOM_G_CAS && !in.hasBase) fail(m, "global atomics need a base register");
+        break;
+      case Format::Branch: {
+        Token l = next();
+        if (l.kind != Token::Ident || !validName(l.text)) fail(l, "expected a label after bra, found " + describe(l));
+        branches_.push_back({k_.instrs.size(), l.text, line_, l.col});
+        in.hasImm = true;
+        break;
+      }
+      case Format::Barrier:
+        in.hasImm = true;
+        in.imm = peek().kind == Token::End ? 0 : static_cast<uint32_t>(intArg("barrier id", 0, 15));
+        break;
+      case Format::NoOperands:
+        break;
+    }
+    hints(in);
+    endOfStatement();
+    k_.instrs.push_back(in);
+    k_.sourceLines.push_back(line_);
+  }
+
+  // Optional hint annotations: {darsie=v|cr|dr, bow=rf|boc|both}
+  void hints(Instr& in) {
+    if (!accept("{")) return;
+    do {
+      Token key = next();
+      expect("=", "'=' after a hint name");
+      Token val = next();
+      if (key.text == "darsie") {
+        if (val.text == "v") in.darsie = Redundancy::Vector;
+        else if (val.text == "cr") in.darsie = Redundancy::Conditional;
+        else if (val.text == "dr") in.darsie = Redundancy::Definite;
+        else fail(val, "expected v, cr or dr for the darsie hint, found " + describe(val));
+      } else if (key.text == "bow") {
+        if (val.text == "rf") in.bow = BowHint::RegisterFile;
+        else if (val.text == "boc") in.bow = BowHint::Bypass;
+        else if (val.text == "both") in.bow = BowHint::Both;
+        else fail(val, "expected rf, boc or both for the bow hint, found " + describe(val));
+      } else {
+        fail(key, "unknown hint " + describe(key) + " (expected darsie or bow)");
+      }
+    } while (accept(","));
+    expect("}", "'}' to close the hints");
+  }
+
+  void finish() {
+    line_ = 0;
+    if (!kernelSeen_) throw InputError(file_, 1, 1, "expected a .kernel directive; the file defines no kernel");
+    if (k_.instrs.empty()) throw InputError(file_, 1, 1, "kernel '" + k_.name + "' has no instructions");
+    for (const auto& b : branches_) {
+      auto it = labels_.find(b.label);
+      if (it == labels_.end()) throw InputError(file_, b.line, b.col, "undefined label '" + b.label + "'");
+      if (it->second >= k_.instrs.size())
+        throw InputError(file_, b.line, b.col, "label '" + b.label + "' is past the last instruction");
+      k_.instrs[b.index].imm = Kernel::pcOf(it->second);
+    }
+    for (const auto& [name, index] : labels_)
+      if (index < k_.instrs.size()) k_.labels[Kernel::pcOf(index)] = name;
+    if (!regsDeclared_) k_.numRegs = maxReg_ + 1;
+    k_.sourceFile = file_;
+    k_.reencode();
+  }
+
+  const std::string& text_;
+  std::string file_;
+  Kernel k_;
+  int line_ = 0;
+  std::vector<Token> toks_;
+  size_t pos_ = 0;
+  bool kernelSeen_ = false, regsDeclared_ = false;
+  int maxReg_ = 0;
+  std::unordered_map<std::string, uint32_t> labels_;
+  std::unordered_map<std::string, std::string> symbols_;
+  std::vector<PendingBranch> branches_;
+};
+
+}  // namespace
+
+Kernel assemble(const std::string& text, const std::string& fileName) {
+  return Assembler(text, fileName).run();
+}
+
+Kernel assembleFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, 0, "cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return assemble(ss.str(), path);
+}
+
+}  // namespace simtlm::isa

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Installs dependencies (if missing) and builds simtlm into build/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)"

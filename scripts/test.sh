@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Installs dependencies, builds, and runs the whole default test suite (CTest, label 'long' excluded).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh
+ctest --test-dir build --output-on-failure -j"$(nproc)" -LE long --timeout 600
