@@ -1,20 +1,201 @@
 #include "cli/commands.h"
 
+#include <boost/program_options.hpp>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
-#include "workloads/workload.h"
+#include "cli/emulate.h"
+#include "cli/results.h"
+#include "isa/annotate.h"
+#include "isa/assembler.h"
+#include "isa/binary.h"
+#include "isa/bow_hints.h"
+#include "isa/darsie_analysis.h"
+#include "isa/diagnostics.h"
+#include "isa/disassembler.h"
+
+namespace po = boost::program_options;
 
 namespace simtlm::cli {
+namespace {
 
-int run(int, char**) {
-  auto w = workloads::makeWorkload("matmul");
-  auto k = workloads::loadKernel(*w);
-  isa::GlobalMemory mem;
-  auto l = w->setup(mem);
-  isa::Interpreter interp(k, mem);
-  auto c = interp.run(l);
-  std::cout << c.warpInstructions << " " << c.threadInstructions << " " << w->verify(mem) << "\n";
+const char* kUsage =
+    "usage: simtlm [COMMAND] [OPTIONS]\n"
+    "  (no command)              the default job: matmul (2D) and vecadd (1D) on the functional\n"
+    "                            interpreter, verified, with the redundancy limit study\n"
+    "  emulate WORKLOAD [--opt key=value]... [--json OUT] [--per-pc]\n"
+    "                            run a workload on the functional interpreter and verify it\n"
+    "  asm KERNEL.s [-o OUT.bin] [--hints] [--window N] [--annotate [--block X,Y,Z]\n"
+    "               [--warp-size N] [--paper-tid-x-only]]\n"
+    "                            assemble; print the listing annotated like DARSIE Fig. 6\n"
+    "  disasm KERNEL.bin         disassemble a kernel binary\n"
+    "  workloads                 list the workloads and their options\n";
+
+// "32,32" or "32,32,1" -> Dim3; throws std::invalid_argument naming the option.
+isa::Dim3 parseDim3(const std::string& text, const char* option) {
+  isa::Dim3 d;
+  uint32_t* parts[3] = {&d.x, &d.y, &d.z};
+  std::stringstream ss(text);
+  std::string item;
+  int n = 0;
+  while (std::getline(ss, item, ',')) {
+    if (n == 3) throw std::invalid_argument(std::string(option) + ": at most three dimensions");
+    size_t used = 0;
+    long v = -1;
+    try { v = std::stol(item, &used); } catch (...) { used = 0; }
+    if (used != item.size() || v < 1 || v > 1024)
+      throw std::invalid_argument(std::string(option) + ": '" + item + "' is not an integer in [1, 1024]");
+    *parts[n++] = static_cast<uint32_t>(v);
+  }
+  if (n == 0) throw std::invalid_argument(std::string(option) + ": expected X[,Y[,Z]]");
+  return d;
+}
+
+po::variables_map parse(const std::vector<std::string>& args, const po::options_description& desc,
+                        const po::positional_options_description& pos) {
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+  po::notify(vm);
+  return vm;
+}
+
+isa::Kernel loadAnyKernel(const std::string& path) {
+  if (path.size() > 4 && path.substr(path.size() - 4) == ".bin") {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path, 0, 0, "cannot open file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    isa::Kernel k = isa::deserializeKernel(ss.str(), path);
+    isa::checkKernel(k);
+    return k;
+  }
+  return isa::assembleFile(path);
+}
+
+int cmdAsm(const std::vector<std::string>& args) {
+  po::options_description desc("asm");
+  desc.add_options()("kernel", po::value<std::string>()->required(), "kernel source")(
+      "output,o", po::value<std::string>(), "write the kernel binary here")(
+      "hints", "write DARSIE (static V/CR/DR) and BOW-WR hint bits into the binary")(
+      "window", po::value<int>()->default_value(3), "BOW instruction window, 1..8")(
+      "annotate", "print the listing annotated with the static analyses")(
+      "block", po::value<std::string>(), "launch block shape X,Y,Z for launch-time promotion")(
+      "warp-size", po::value<int>()->default_value(32), "warp size, 1..32")(
+      "paper-tid-x-only", "treat only tid.x as conditionally redundant (DARSIE Sec. 4.2)");
+  po::positional_options_description pos;
+  pos.add("kernel", 1);
+  auto vm = parse(args, desc, pos);
+  int window = vm["window"].as<int>();
+  int warp = vm["warp-size"].as<int>();
+  if (window < 1 || window > 8) throw std::invalid_argument("--window " + std::to_string(window) + " is outside [1, 8]");
+  if (warp < 1 || warp > 32) throw std::invalid_argument("--warp-size " + std::to_string(warp) + " is outside [1, 32]");
+  isa::Kernel k = loadAnyKernel(vm["kernel"].as<std::string>());
+  if (vm.count("hints")) {
+    isa::Cfg cfg(k);
+    isa::applyStaticHints(k, isa::markRedundancy(k, cfg));
+    isa::applyBowHints(k, window);
+  }
+  if (vm.count("annotate")) {
+    isa::AnnotateOptions opt;
+    if (vm.count("block")) opt.block = parseDim3(vm["block"].as<std::string>(), "--block");
+    opt.warpSize = static_cast<uint32_t>(warp);
+    opt.bowWindow = window;
+    opt.conditionalTidYZ = !vm.count("paper-tid-x-only");
+    std::cout << isa::annotateListing(k, opt);
+  }
+  if (vm.count("output")) writeFileAtomically(vm["output"].as<std::string>(), isa::serializeKernel(k));
+  if (!vm.count("annotate") && !vm.count("output"))
+    std::cout << k.name << ": " << k.size() << " instructions, " << k.numRegs << " registers, "
+              << k.sharedBytes << " bytes shared, " << k.params.size() << " parameters\n";
   return 0;
+}
+
+int cmdDisasm(const std::vector<std::string>& args) {
+  po::options_description desc("disasm");
+  desc.add_options()("kernel", po::value<std::string>()->required(), "kernel binary or source");
+  po::positional_options_description pos;
+  pos.add("kernel", 1);
+  auto vm = parse(args, desc, pos);
+  std::cout << isa::disassemble(loadAnyKernel(vm["kernel"].as<std::string>()));
+  return 0;
+}
+
+int cmdEmulate(const std::vector<std::string>& args) {
+  po::options_description desc("emulate");
+  desc.add_options()("workload", po::value<std::string>()->required(), "workload name")(
+      "opt", po::value<std::vector<std::string>>()->composing(), "workload option key=value")(
+      "json", po::value<std::string>(), "write results as JSON")(
+      "per-pc", "print the limit study per instruction");
+  po::positional_options_description pos;
+  pos.add("workload", 1);
+  auto vm = parse(args, desc, pos);
+  workloads::Options opts;
+  if (vm.count("opt"))
+    for (const auto& kv : vm["opt"].as<std::vector<std::string>>()) {
+      auto eq = kv.find('=');
+      size_t used = 0;
+      long v = 0;
+      if (eq != std::string::npos) {
+        try { v = std::stol(kv.substr(eq + 1), &used); } catch (...) { used = 0; }
+      }
+      if (eq == std::string::npos || used == 0 || used != kv.size() - eq - 1)
+        throw std::invalid_argument("--opt '" + kv + "': expected key=integer");
+      opts[kv.substr(0, eq)] = v;
+    }
+  EmulateResult r = emulate(vm["workload"].as<std::string>(), opts);
+  printEmulateResult(std::cout, r, vm.count("per-pc") > 0);
+  if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), toJson(r));
+  return r.verifyMessage.empty() ? 0 : 1;
+}
+
+int cmdWorkloads() {
+  for (const auto& name : workloads::workloadNames())
+    std::cout << name << ": " << workloads::makeWorkload(name)->description() << "\n";
+  std::cout << "options: vecadd n=, block=; matmul size= (or m=, n=, k=); fig3 x=, y=\n";
+  return 0;
+}
+
+int cmdDefault() {
+  std::cout << "simtlm: the default job runs the golden functional interpreter on a 2D kernel\n"
+               "(tiled matrix multiply, 256^3, 32x32 blocks) and a 1D kernel (vector add, 1M\n"
+               "elements, 256-thread blocks), verifies both against their C++ references, and\n"
+               "measures how much of the work is redundant (DARSIE Fig. 1 and Fig. 2).\n\n";
+  int rc = 0;
+  for (const char* w : {"matmul", "vecadd"}) {
+    EmulateResult r = emulate(w, {});
+    printEmulateResult(std::cout, r, false);
+    std::cout << "\n";
+    if (!r.verifyMessage.empty()) rc = 1;
+  }
+  return rc;
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty()) return cmdDefault();
+    std::string cmd = args[0];
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (cmd == "-h" || cmd == "--help" || cmd == "help") { std::cout << kUsage; return 0; }
+    if (cmd == "asm") return cmdAsm(rest);
+    if (cmd == "disasm") return cmdDisasm(rest);
+    if (cmd == "emulate") return cmdEmulate(rest);
+    if (cmd == "workloads") return cmdWorkloads();
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: emulate, asm, disasm, workloads; see simtlm --help)\n";
+    return 2;
+  } catch (const InputError& e) {
+    std::cerr << e.what() << "\n";
+  } catch (const ExecError& e) {
+    std::cerr << "simtlm: error: " << e.what() << "\n";
+  } catch (const po::error& e) {
+    std::cerr << "simtlm: error: " << e.what() << " (see simtlm --help)\n";
+  } catch (const std::exception& e) {
+    std::cerr << "simtlm: error: " << e.what() << "\n";
+  }
+  return 1;
 }
 
 }  // namespace simtlm::cli

@@ -1,22 +1,19 @@
 #include "isa/assembler.h"
 
-#include <cctype>
-#include <cerrno>
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <unordered_map>
+#include <vector>
 
 #include "isa/diagnostics.h"
 #include "isa/semantics.h"
 
 namespace simtlm::isa {
-
-void Kernel::reencode() {
-  code.resize(instrs.size());
-  for (size_t i = 0; i < instrs.size(); ++i) code[i] = encode(instrs[i]);
-}
 
 namespace {
 
@@ -26,9 +23,28 @@ struct Token {
   int col = 0;
 };
 
-bool identChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '%' ||
-         c == '$';
+// ASCII-only character classes: the result must not depend on the host's locale, and
+// non-ASCII bytes are always punctuation (reported as an error, escaped).
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool isAlnum(char c) { return isDigit(c) || isAlpha(c); }
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+bool identChar(char c) { return isAlnum(c) || c == '_' || c == '.' || c == '%' || c == '$'; }
+
+// The token text as it may appear in a one-line message: other bytes as \xNN.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    }
+  }
+  return out;
 }
 
 // Splits one statement into tokens. Numbers keep their sign out: '-' is punctuation.
@@ -37,12 +53,12 @@ std::vector<Token> tokenize(const std::string& s, int colBase) {
   size_t i = 0;
   while (i < s.size()) {
     char c = s[i];
-    if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+    if (isSpace(c)) { ++i; continue; }
     Token t;
     t.col = colBase + static_cast<int>(i);
-    if (std::isdigit(static_cast<unsigned char>(c))) {
+    if (isDigit(c)) {
       size_t j = i;
-      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '.' ||
+      while (j < s.size() && (isAlnum(s[j]) || s[j] == '.' ||
                               ((s[j] == '+' || s[j] == '-') && (s[j - 1] == 'e' || s[j - 1] == 'E') &&
                                !(s[i] == '0' && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X')))))
         ++j;
@@ -125,7 +141,7 @@ class Assembler {
   [[noreturn]] void fail(const Token& t, const std::string& msg) { fail(t.col, msg); }
 
   static std::string describe(const Token& t) {
-    return t.kind == Token::End ? std::string("end of statement") : "'" + t.text + "'";
+    return t.kind == Token::End ? std::string("end of statement") : "'" + printable(t.text) + "'";
   }
 
   const Token& peek() const { return toks_[pos_]; }
@@ -159,17 +175,91 @@ class Assembler {
     if (!validName(t.text)) fail(t, "invalid label name '" + t.text + "'");
     if (labels_.count(t.text)) fail(t, "label '" + t.text + "' is already defined");
     labels_[t.text] = static_cast<uint32_t>(k_.instrs.size());
+    labelOrder_.push_back(t.text);
   }
 
   static bool validName(const std::string& s) {
-    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+    if (s.empty() || !(isAlpha(s[0]) || s[0] == '_')) return false;
     for (char c : s)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+      if (!(isAlnum(c) || c == '_')) return false;
     return true;
+  }
+
+  // r0.., p0.., pt, inf and nan cannot name a .param or .const: an operand spelled that way
+  // would silently mean the register, predicate or float instead.
+  static bool reservedName(const std::string& s) {
+    if (s == "pt" || s == "inf" || s == "nan") return true;
+    if (s.size() >= 2 && (s[0] == 'r' || s[0] == 'p')) {
+      for (size_t i = 1; i < s.size(); ++i)
+        if (!isDigit(s[i])) return false;
+      return true;
+    }
+    return false;
+  }
+
+  static bool isGprToken(const Token& t) {
+    return t.kind == Token::Ident && t.text.size() >= 2 && t.text[0] == 'r' && isDigit(t.text[1]);
   }
 
   void endOfStatement() {
     if (peek().kind != Token::End) fail(peek(), "expected end of statement, found " + describe(peek()));
+  }
+
+  enum class IntParse { Ok, Malformed, TooLarge };
+
+  // Decimal or 0x-hexadecimal digits only (no sign, no second prefix); at most 32 bits.
+  static IntParse parseInt(const std::string& s, int64_t& v) {
+    size_t i = 0;
+    uint64_t base = 10;
+    if (s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { base = 16; i = 2; }
+    if (i >= s.size()) return IntParse::Malformed;
+    uint64_t u = 0;
+    bool tooLarge = false;
+    for (; i < s.size(); ++i) {
+      char c = s[i];
+      uint64_t d;
+      if (isDigit(c)) d = static_cast<uint64_t>(c - '0');
+      else if (c >= 'a' && c <= 'f') d = static_cast<uint64_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') d = static_cast<uint64_t>(c - 'A' + 10);
+      else return IntParse::Malformed;
+      if (d >= base) return IntParse::Malformed;
+      u = u * base + d;
+      if (u > 0xFFFFFFFFull) { tooLarge = true; u = 0x100000000ull; }
+    }
+    if (tooLarge) return IntParse::TooLarge;
+    v = static_cast<int64_t>(u);
+    return IntParse::Ok;
+  }
+
+  static bool isHexText(const std::string& s) {
+    return s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  }
+  static bool looksFloatText(const std::string& s) {
+    return !isHexText(s) && s.find_first_of(".eE") != std::string::npos;
+  }
+
+  // Parses an integer token's text or fails with a message naming what is wrong.
+  int64_t parseIntOrFail(const Token& at, const std::string& text) {
+    int64_t v = 0;
+    switch (parseInt(text, v)) {
+      case IntParse::Ok: break;
+      case IntParse::Malformed: fail(at, "malformed integer '" + text + "'");
+      case IntParse::TooLarge: fail(at, "integer '" + text + "' does not fit in 32 bits");
+    }
+    return v;
+  }
+
+  static bool parseFloat(const std::string& s, float& f) {
+    char* end = nullptr;
+    f = std::strtof(s.c_str(), &end);
+    return end != s.c_str() && *end == '\0';
+  }
+
+  float parseFloatOrFail(const Token& at, const std::string& text) {
+    float f;
+    if (!parseFloat(text, f)) fail(at, "malformed float literal '" + text + "'");
+    if (std::isinf(f)) fail(at, "float literal '" + text + "' is out of range for f32");
+    return f;
   }
 
   int64_t intArg(const char* what, int64_t lo, int64_t hi) {
@@ -177,8 +267,8 @@ class Assembler {
     bool neg = accept("-");
     Token n = next();
     if (n.kind != Token::Number) fail(n, std::string("expected ") + what + ", found " + describe(n));
-    int64_t v = 0;
-    if (!parseInt(n.text, v)) fail(n, "malformed integer '" + n.text + "'");
+    if (looksFloatText(n.text)) fail(n, "float literal '" + n.text + "' where an integer is expected");
+    int64_t v = parseIntOrFail(n, n.text);
     if (neg) v = -v;
     if (v < lo || v > hi)
       fail(t, std::string(what) + " " + std::to_string(v) + " out of range [" + std::to_string(lo) +
@@ -195,6 +285,8 @@ class Assembler {
         fail(n, "expected kernel name after .kernel, found " + describe(n));
       k_.name = n.text;
       kernelSeen_ = true;
+      kernelLine_ = line_;
+      kernelCol_ = d.col;
     } else if (!kernelSeen_) {
       fail(d, "expected .kernel before " + d.text);
     } else if (d.text == ".regs") {
@@ -202,12 +294,14 @@ class Assembler {
       k_.numRegs = static_cast<int>(intArg("register count", 1, kMaxRegs));
       regsDeclared_ = true;
     } else if (d.text == ".shared") {
+      Token v = peek();
       k_.sharedBytes = static_cast<uint32_t>(intArg("shared memory bytes", 0, 1 << 20));
-      if (k_.sharedBytes % 4) fail(d, ".shared size must be a multiple of 4 bytes");
+      if (k_.sharedBytes % 4) fail(v, ".shared size must be a multiple of 4 bytes");
     } else if (d.text == ".param") {
       Token n = next();
       if (n.kind != Token::Ident || !validName(n.text))
         fail(n, "expected parameter name after .param, found " + describe(n));
+      if (reservedName(n.text)) fail(n, "'" + n.text + "' is reserved and cannot name a parameter");
       if (symbols_.count(n.text)) fail(n, "'" + n.text + "' is already defined");
       symbols_[n.text] = std::to_string(k_.paramBytes());
       k_.params.push_back({n.text, k_.paramBytes()});
@@ -215,10 +309,13 @@ class Assembler {
       Token n = next();
       if (n.kind != Token::Ident || !validName(n.text))
         fail(n, "expected constant name after .const, found " + describe(n));
+      if (reservedName(n.text)) fail(n, "'" + n.text + "' is reserved and cannot name a constant");
       if (symbols_.count(n.text)) fail(n, "'" + n.text + "' is already defined");
       std::string value = accept("-") ? "-" : "";
       Token v = next();
       if (v.kind != Token::Number) fail(v, "expected a number after .const " + n.text + ", found " + describe(v));
+      if (looksFloatText(v.text)) parseFloatOrFail(v, v.text);
+      else parseIntOrFail(v, v.text);
       symbols_[n.text] = value + v.text;
     } else {
       fail(d, "unknown directive '" + d.text + "' (expected .kernel, .regs, .shared, .param or .const)");
@@ -226,62 +323,66 @@ class Assembler {
     endOfStatement();
   }
 
-  static bool parseInt(const std::string& s, int64_t& v) {
-    errno = 0;
-    char* end = nullptr;
-    int base = 10;
-    const char* p = s.c_str();
-    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { base = 16; p += 2; }
-    unsigned long long u = std::strtoull(p, &end, base);
-    if (errno || *end != '\0' || end == p || u > 0xFFFFFFFFull) return false;
-    v = static_cast<int64_t>(u);
-    return true;
+  // An optional '-' and a number or a .const / .param symbol, before interpretation.
+  struct Literal {
+    Token first;       // where the literal starts (the '-' if any)
+    Token tok;         // the number or symbol
+    bool neg = false;
+    std::string text;  // the number's digits (a symbol's value, its sign folded into neg)
+    bool special = false;  // inf or nan
+  };
+
+  Literal literal(const char* what) {
+    Literal l;
+    l.first = peek();
+    l.neg = accept("-");
+    l.tok = next();
+    l.text = l.tok.text;
+    if (l.tok.kind == Token::Ident) {
+      if (l.tok.text == "inf" || l.tok.text == "nan") { l.special = true; return l; }
+      auto it = symbols_.find(l.tok.text);
+      if (it == symbols_.end())
+        fail(l.tok, "unknown symbol '" + l.tok.text + "' (expected a number, .const or .param name)");
+      l.text = it->second;
+      if (l.text[0] == '-') { l.neg = !l.neg; l.text = l.text.substr(1); }
+    } else if (l.tok.kind != Token::Number) {
+      fail(l.tok, std::string("expected ") + what + ", found " + describe(l.tok));
+    }
+    return l;
   }
 
-  static bool parseFloat(const std::string& s, float& f) {
-    errno = 0;
-    char* end = nullptr;
-    f = std::strtof(s.c_str(), &end);
-    return *end == '\0' && end != s.c_str();
+  // A signed integer (memory offsets): magnitude up to 32 bits, no wrap-around.
+  int64_t signedInteger(const char* what) {
+    Literal l = literal(what);
+    if (l.special || looksFloatText(l.text))
+      fail(l.first, "float literal '" + (l.special ? l.tok.text : l.text) + "' where an integer is expected");
+    int64_t v = parseIntOrFail(l.tok, l.text);
+    return l.neg ? -v : v;
   }
 
   // Parses an immediate for an instruction of type `ty`: a number, an optional '-', or a
   // .const / .param symbol.
-  uint32_t immediate(ImmType ty) {
-    Token first = peek();
-    bool neg = accept("-");
-    Token n = next();
-    std::string text = n.text;
-    if (n.kind == Token::Ident) {
-      if (n.text == "inf" || n.text == "nan") {
-        if (ty == ImmType::Int) fail(n, "float literal '" + n.text + "' where an integer is expected");
-        float f = n.text == "inf" ? std::numeric_limits<float>::infinity()
-                                  : std::numeric_limits<float>::quiet_NaN();
-        return U(neg ? -f : f);
-      }
-      auto it = symbols_.find(n.text);
-      if (it == symbols_.end()) fail(n, "unknown symbol '" + n.text + "' (expected a number, .const or .param name)");
-      text = it->second;
-      if (text[0] == '-') { neg = !neg; text = text.substr(1); }
-    } else if (n.kind != Token::Number) {
-      fail(n, "expected an immediate, found " + describe(n));
+  uint32_t immediate(ImmType ty, const char* what = "an immediate") {
+    Literal l = literal(what);
+    if (l.special) {
+      if (ty == ImmType::Int) fail(l.first, "float literal '" + l.tok.text + "' where an integer is expected");
+      float f = l.tok.text == "inf" ? std::numeric_limits<float>::infinity()
+                                    : std::numeric_limits<float>::quiet_NaN();
+      return U(l.neg ? -f : f);
     }
-    bool isHex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-    bool looksFloat = !isHex && text.find_first_of(".eE") != std::string::npos;
-    if (looksFloat) {
-      if (ty == ImmType::Int) fail(first, "float literal '" + text + "' where an integer is expected");
-      float f;
-      if (!parseFloat(text, f)) fail(n, "malformed float literal '" + text + "'");
-      return U(neg ? -f : f);
+    bool isHex = isHexText(l.text);
+    if (looksFloatText(l.text)) {
+      if (ty == ImmType::Int) fail(l.first, "float literal '" + l.text + "' where an integer is expected");
+      float f = parseFloatOrFail(l.tok, l.text);
+      return U(l.neg ? -f : f);
     }
-    int64_t v;
-    if (!parseInt(text, v)) fail(n, "malformed or out-of-range integer '" + text + "' (32 bits)");
+    int64_t v = parseIntOrFail(l.tok, l.text);
     if (ty == ImmType::Float && !isHex) {  // decimal integer in f32 context: its float value
       float f = static_cast<float>(v);
-      return U(neg ? -f : f);
+      return U(l.neg ? -f : f);
     }
-    if (neg) {
-      if (v > 0x80000000ll) fail(first, "integer -" + text + " does not fit in 32 bits");
+    if (l.neg) {
+      if (v > 0x80000000ll) fail(l.first, "integer -" + l.text + " does not fit in 32 bits");
       v = -v;
     }
     return static_cast<uint32_t>(v);
@@ -289,11 +390,12 @@ class Assembler {
 
   uint8_t gpr(const char* role) {
     Token t = next();
-    if (t.kind != Token::Ident || t.text.size() < 2 || t.text[0] != 'r' ||
-        !std::isdigit(static_cast<unsigned char>(t.text[1])))
+    if (!isGprToken(t))
       fail(t, std::string("expected a register r0..r63 for ") + role + ", found " + describe(t));
-    int64_t n;
-    if (!parseInt(t.text.substr(1), n) || n >= kMaxRegs)
+    for (size_t i = 1; i < t.text.size(); ++i)
+      if (!isDigit(t.text[i])) fail(t, "malformed register '" + t.text + "' (expected r0..r63)");
+    int64_t n = 0;
+    if (parseInt(t.text.substr(1), n) != IntParse::Ok || n >= kMaxRegs)
       fail(t, "register '" + t.text + "' out of range (r0..r" + std::to_string(kMaxRegs - 1) + ")");
     if (regsDeclared_ && n >= k_.numRegs)
       fail(t, "register '" + t.text + "' exceeds the kernel's .regs " + std::to_string(k_.numRegs));
@@ -304,7 +406,7 @@ class Assembler {
   uint8_t pred(const char* role, bool allowTrue) {
     Token t = next();
     if (t.kind == Token::Ident && t.text == "pt") {
-      if (!allowTrue) fail(t, std::string("pt cannot be the ") + role);
+      if (!allowTrue) fail(t, std::string("pt cannot be ") + role);
       return kPredTrue;
     }
     if (t.kind != Token::Ident || t.text.size() != 2 || t.text[0] != 'p' || t.text[1] < '0' ||
@@ -317,37 +419,44 @@ class Assembler {
   // rB or an immediate, for formats that allow one as their last source.
   void gprOrImm(Instr& in, uint8_t& field, const char* role) {
     const Token& t = peek();
-    if (t.kind == Token::Ident && t.text.size() >= 2 && t.text[0] == 'r' &&
-        std::isdigit(static_cast<unsigned char>(t.text[1]))) {
+    if (isGprToken(t)) {
       field = gpr(role);
     } else {
+      if (t.kind != Token::Number && t.kind != Token::Ident && !(t.kind == Token::Punct && t.text == "-"))
+        fail(t, std::string("expected a register or an immediate for ") + role + ", found " + describe(t));
       in.imm = immediate(immTypeOf(in.op));
       in.hasImm = true;
     }
   }
 
-  void memOperand(Instr& in) {
+  // Parses "[rA]", "[rA+off]", "[rA-off]" or "[off]"; returns the column of the '['.
+  int memOperand(Instr& in) {
+    int col = peek().col;
     expect("[", "'[' to open a memory operand");
     const Token& t = peek();
     int64_t off = 0;
-    if (t.kind == Token::Ident && t.text.size() >= 2 && t.text[0] == 'r' &&
-        std::isdigit(static_cast<unsigned char>(t.text[1]))) {
+    if (isGprToken(t)) {
       in.a = gpr("the address base");
       in.hasBase = true;
       if (peek().kind == Token::Punct && (peek().text == "+" || peek().text == "-")) {
         bool neg = next().text == "-";
         Token ot = peek();
-        off = static_cast<int32_t>(immediate(ImmType::Int));
+        off = signedInteger("a memory offset");
         if (neg) off = -off;
-        if (off < kMinOffset || off > kMaxOffset) fail(ot, "memory offset out of range [-524288, 524287]");
+        if (off < kMinOffset || off > kMaxOffset)
+          fail(ot, "memory offset " + std::to_string(off) + " out of range [" +
+                       std::to_string(kMinOffset) + ", " + std::to_string(kMaxOffset) + "]");
       }
     } else {
       Token ot = peek();
-      off = static_cast<int32_t>(immediate(ImmType::Int));
-      if (off < 0 || off > kMaxOffset) fail(ot, "absolute address out of range [0, 524287]");
+      off = signedInteger("a base register or an address");
+      if (off < 0 || off > kMaxOffset)
+        fail(ot, "absolute address " + std::to_string(off) + " out of range [0, " +
+                     std::to_string(kMaxOffset) + "]");
     }
     in.off = static_cast<int32_t>(off);
     expect("]", "']' to close the memory operand");
+    return col;
   }
 
   void comma() { expect(",", "','"); }
@@ -394,21 +503,25 @@ class Assembler {
         in.b = pred("source b", true); break;
       case Format::PredUnary:
         in.d = pred("the destination", false); comma(); in.a = pred("source a", true); break;
-      case Format::Load:
-        in.d = gpr("the destination"); comma(); memOperand(in);
-        if (in.op != Op::LD_PARAM && !in.hasBase && in.op == Op::LD_GLOBAL)
-          fail(toks_[pos_ - 1], "ld.global needs a base register");
+      case Format::Load: {
+        in.d = gpr("the destination"); comma();
+        int col = memOperand(in);
+        if (in.op == Op::LD_GLOBAL && !in.hasBase) fail(col, "ld.global needs a base register");
         break;
-      case Format::Store:
-        memOperand(in); comma(); in.b = gpr("the stored value");
-        if (in.op == Op::ST_GLOBAL && !in.hasBase) fail(m, "st.global needs a base register");
+      }
+      case Format::Store: {
+        int col = memOperand(in); comma(); in.b = gpr("the stored value");
+        if (in.op == Op::ST_GLOBAL && !in.hasBase) fail(col, "st.global needs a base register");
         break;
+      }
       case Format::Atomic:
-      case Format::AtomicCas:
-        in.d = gpr("the destination"); comma(); memOperand(in); comma(); in.b = gpr("operand b");
+      case Format::AtomicCas: {
+        in.d = gpr("the destination"); comma();
+        int col = memOperand(in); comma(); in.b = gpr("operand b");
         if (info(in.op).format == Format::AtomicCas) { comma(); in.c = gpr("the swap value"); }
-        if (in.op <= Op::ATOM_G_CAS && !in.hasBase) fail(m, "global atomics need a base register");
+        if (in.op <= Op::ATOM_G_CAS && !in.hasBase) fail(col, "global atomics need a base register");
         break;
+      }
       case Format::Branch: {
         Token l = next();
         if (l.kind != Token::Ident || !validName(l.text)) fail(l, "expected a label after bra, found " + describe(l));
@@ -418,7 +531,9 @@ class Assembler {
       }
       case Format::Barrier:
         in.hasImm = true;
-        in.imm = peek().kind == Token::End ? 0 : static_cast<uint32_t>(intArg("barrier id", 0, 15));
+        in.imm = peek().kind == Token::End || (peek().kind == Token::Punct && peek().text == "{")
+                     ? 0
+                     : static_cast<uint32_t>(intArg("barrier id", 0, 15));
         break;
       case Format::NoOperands:
         break;
@@ -434,6 +549,10 @@ class Assembler {
     if (!accept("{")) return;
     do {
       Token key = next();
+      if (key.kind != Token::Ident)
+        fail(key, "expected a hint name (darsie or bow), found " + describe(key));
+      if (key.text != "darsie" && key.text != "bow")
+        fail(key, "unknown hint " + describe(key) + " (expected darsie or bow)");
       expect("=", "'=' after a hint name");
       Token val = next();
       if (key.text == "darsie") {
@@ -441,13 +560,11 @@ class Assembler {
         else if (val.text == "cr") in.darsie = Redundancy::Conditional;
         else if (val.text == "dr") in.darsie = Redundancy::Definite;
         else fail(val, "expected v, cr or dr for the darsie hint, found " + describe(val));
-      } else if (key.text == "bow") {
+      } else {
         if (val.text == "rf") in.bow = BowHint::RegisterFile;
         else if (val.text == "boc") in.bow = BowHint::Bypass;
         else if (val.text == "both") in.bow = BowHint::Both;
         else fail(val, "expected rf, boc or both for the bow hint, found " + describe(val));
-      } else {
-        fail(key, "unknown hint " + describe(key) + " (expected darsie or bow)");
       }
     } while (accept(","));
     expect("}", "'}' to close the hints");
@@ -456,7 +573,8 @@ class Assembler {
   void finish() {
     line_ = 0;
     if (!kernelSeen_) throw InputError(file_, 1, 1, "expected a .kernel directive; the file defines no kernel");
-    if (k_.instrs.empty()) throw InputError(file_, 1, 1, "kernel '" + k_.name + "' has no instructions");
+    if (k_.instrs.empty())
+      throw InputError(file_, kernelLine_, kernelCol_, "kernel '" + k_.name + "' has no instructions");
     for (const auto& b : branches_) {
       auto it = labels_.find(b.label);
       if (it == labels_.end()) throw InputError(file_, b.line, b.col, "undefined label '" + b.label + "'");
@@ -464,8 +582,11 @@ class Assembler {
         throw InputError(file_, b.line, b.col, "label '" + b.label + "' is past the last instruction");
       k_.instrs[b.index].imm = Kernel::pcOf(it->second);
     }
-    for (const auto& [name, index] : labels_)
-      if (index < k_.instrs.size()) k_.labels[Kernel::pcOf(index)] = name;
+    // Several labels at one PC: the first defined names it (deterministic disassembly).
+    for (const auto& name : labelOrder_) {
+      uint32_t index = labels_.at(name);
+      if (index < k_.instrs.size()) k_.labels.emplace(Kernel::pcOf(index), name);
+    }
     if (!regsDeclared_) k_.numRegs = maxReg_ + 1;
     k_.sourceFile = file_;
     k_.reencode();
@@ -475,11 +596,13 @@ class Assembler {
   std::string file_;
   Kernel k_;
   int line_ = 0;
+  int kernelLine_ = 1, kernelCol_ = 1;
   std::vector<Token> toks_;
   size_t pos_ = 0;
   bool kernelSeen_ = false, regsDeclared_ = false;
   int maxReg_ = 0;
   std::unordered_map<std::string, uint32_t> labels_;
+  std::vector<std::string> labelOrder_;
   std::unordered_map<std::string, std::string> symbols_;
   std::vector<PendingBranch> branches_;
 };

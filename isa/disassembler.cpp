@@ -20,7 +20,11 @@ std::string hexImm(uint32_t v) {
 std::string imm(const Instr& in) {
   std::string_view n = info(in.op).name;
   bool isInt = n.size() < 3 || (n.substr(n.size() - 3) != "f32" && n.substr(n.size() - 3) != "b32");
-  if (isInt) return std::to_string(static_cast<int32_t>(in.imm));
+  int32_t v = static_cast<int32_t>(in.imm);
+  // Small bit patterns read best in decimal (shift amounts, masks); f32 operands and large
+  // patterns print as exact hex bits. Both forms assemble back to the same word.
+  bool isF32 = n.size() >= 3 && n.substr(n.size() - 3) == "f32";
+  if (isInt || (!isF32 && v > -65536 && v < 65536)) return std::to_string(v);
   return hexImm(in.imm);
 }
 

@@ -420,7 +420,7 @@ class BlockRunner {
 }  // namespace
 
 Interpreter::Interpreter(const Kernel& kernel, GlobalMemory& memory)
-    : kernel_(kernel), mem_(memory), cfg_(kernel) {
+    : kernel_((checkKernel(kernel), kernel)), mem_(memory), cfg_(kernel) {
   reconvergence_.assign(kernel.size(), Cfg::kNoReconvergence);
   for (int b = 0; b < cfg_.numBlocks(); ++b)
     reconvergence_[cfg_.blocks()[b].last] = cfg_.reconvergencePc(b);

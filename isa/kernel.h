@@ -34,4 +34,9 @@ struct Kernel {
   void reencode();
 };
 
+// Checks what the interpreter and the timing model rely on (registers within .regs, branch
+// targets inside the code, valid predicates, specials and barrier ids); throws ExecError
+// naming the PC. Binaries loaded from files go through this before they run.
+void checkKernel(const Kernel& k);
+
 }  // namespace simtlm::isa

@@ -1,0 +1,119 @@
+#include "cli/emulate.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "isa/annotate.h"
+#include "isa/darsie_analysis.h"
+#include "isa/disassembler.h"
+
+namespace simtlm::cli {
+
+EmulateResult emulate(const std::string& workload, const workloads::Options& options) {
+  EmulateResult r;
+  auto w = workloads::makeWorkload(workload, options);
+  r.workload = w->name();
+  r.description = w->description();
+  r.options = options;
+  r.kernel = workloads::loadKernel(*w);
+  isa::GlobalMemory mem;
+  r.launch = w->setup(mem);
+  isa::LimitStudy study;
+  auto start = std::chrono::steady_clock::now();
+  r.counts = isa::Interpreter(r.kernel, mem).run(r.launch, &study);
+  r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.limit = study.result();
+  r.verifyMessage = w->verify(mem);
+  return r;
+}
+
+namespace {
+
+std::string pct(const isa::LimitStudyResult& l, uint64_t n) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%5.1f%%", 100.0 * l.fraction(n));
+  return b;
+}
+
+}  // namespace
+
+void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc) {
+  const auto& c = r.counts;
+  const auto& l = r.limit;
+  out << r.workload << ": " << r.description << "\n";
+  out << "  grid " << r.launch.grid.str() << ", block " << r.launch.block.str() << ", warp size "
+      << r.launch.warpSize << "\n";
+  out << "  verify: " << (r.verifyMessage.empty() ? "PASSED (bit-identical to the C++ reference)"
+                                                  : "FAILED\n" + r.verifyMessage) << "\n";
+  out << "  warp instructions   " << c.warpInstructions << "\n";
+  out << "  thread instructions " << c.threadInstructions << "\n";
+  out << "  redundancy limit study (fraction of warp instructions):\n";
+  out << "    grid-redundant    " << pct(l, l.gridRedundant) << "\n";
+  out << "    TB-redundant      " << pct(l, l.tbRedundant) << "  (uniform " << pct(l, l.tbByStructure[0])
+      << ", affine " << pct(l, l.tbByStructure[1]) << ", unstructured " << pct(l, l.tbByStructure[2]) << ")\n";
+  out << "    warp-redundant    " << pct(l, l.warpRedundant) << "\n";
+  out << "    TB-eliminable     " << pct(l, l.tbEliminable) << "  (executions beyond the first per TB)\n";
+  char speed[96];
+  std::snprintf(speed, sizeof speed, "  host: %.3f s, %.1f M thread instructions/s (with the limit study)\n",
+                r.hostSeconds, r.hostSeconds > 0 ? c.threadInstructions / r.hostSeconds / 1e6 : 0.0);
+  out << speed;
+  if (!perPc) return;
+  isa::Cfg cfg(r.kernel);
+  auto marking = isa::markRedundancy(r.kernel, cfg);
+  out << "  per instruction: executed, TB-redundant, (uniform/affine/unstructured), static class\n";
+  for (size_t i = 0; i < r.kernel.size(); ++i) {
+    const auto& p = l.perPc[i];
+    const auto& m = marking.instr[i];
+    char line[160];
+    std::snprintf(line, sizeof line, "  0x%04zx %9llu %9llu (%llu/%llu/%llu) %-8s ", i * 8,
+                  static_cast<unsigned long long>(p.executed), static_cast<unsigned long long>(p.tbRedundant),
+                  static_cast<unsigned long long>(p.tbByStructure[0]),
+                  static_cast<unsigned long long>(p.tbByStructure[1]),
+                  static_cast<unsigned long long>(p.tbByStructure[2]),
+                  isa::redundancyLabel(m.vector, m.deps).c_str());
+    out << line << isa::disassemble(r.kernel.instrs[i], &r.kernel) << "\n";
+  }
+}
+
+nlohmann::json toJson(const EmulateResult& r) {
+  nlohmann::json stats;
+  const auto& c = r.counts;
+  stats["interp.warp_instructions"] = c.warpInstructions;
+  stats["interp.thread_instructions"] = c.threadInstructions;
+  stats["interp.blocks"] = c.blocks;
+  stats["interp.warps"] = c.warps;
+  stats["interp.threads"] = c.threads;
+  stats["interp.divergent_branches"] = c.divergentBranches;
+  stats["interp.barriers"] = c.barriers;
+  for (int i = 0; i < isa::kNumOpClasses; ++i) {
+    std::string n(isa::className(static_cast<isa::OpClass>(i)));
+    stats["interp.warp." + n] = c.warpByClass[i];
+    stats["interp.thread." + n] = c.threadByClass[i];
+  }
+  const auto& l = r.limit;
+  stats["limit.eligible"] = l.eligible;
+  stats["limit.grid_redundant"] = l.gridRedundant;
+  stats["limit.tb_redundant"] = l.tbRedundant;
+  stats["limit.warp_redundant"] = l.warpRedundant;
+  stats["limit.tb_eliminable"] = l.tbEliminable;
+  stats["limit.grid_eliminable"] = l.gridEliminable;
+  stats["limit.tb_redundant.uniform"] = l.tbByStructure[0];
+  stats["limit.tb_redundant.affine"] = l.tbByStructure[1];
+  stats["limit.tb_redundant.unstructured"] = l.tbByStructure[2];
+  nlohmann::json j;
+  j["command"] = "emulate";
+  j["workload"] = r.workload;
+  j["description"] = r.description;
+  j["options"] = r.options;
+  j["kernel"] = r.kernel.name;
+  j["launch"] = {{"grid", {r.launch.grid.x, r.launch.grid.y, r.launch.grid.z}},
+                 {"block", {r.launch.block.x, r.launch.block.y, r.launch.block.z}},
+                 {"warp_size", r.launch.warpSize}};
+  j["checks"] = {{"verify", r.verifyMessage.empty() ? "passed" : "failed"}};
+  if (!r.verifyMessage.empty()) j["checks"]["verify_message"] = r.verifyMessage;
+  j["stats"] = stats;
+  j["host"] = {{"seconds", r.hostSeconds}};  // wall time: not deterministic, kept out of stats
+  return j;
+}
+
+}  // namespace simtlm::cli

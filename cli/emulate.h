@@ -1,0 +1,31 @@
+// `simtlm emulate`: a workload on the functional interpreter with the redundancy limit study.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "isa/interpreter.h"
+#include "isa/limit_study.h"
+#include "workloads/workload.h"
+
+namespace simtlm::cli {
+
+struct EmulateResult {
+  std::string workload, description;
+  workloads::Options options;
+  isa::Kernel kernel;
+  isa::LaunchConfig launch;
+  isa::ExecCounts counts;
+  isa::LimitStudyResult limit;
+  std::string verifyMessage;  // empty when the output matches the C++ reference
+  double hostSeconds = 0;
+};
+
+EmulateResult emulate(const std::string& workload, const workloads::Options& options);
+void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc);
+// Statistics as a flat map from hierarchical name to number, beside the run's identity.
+nlohmann::json toJson(const EmulateResult& r);
+
+}  // namespace simtlm::cli

@@ -1,0 +1,144 @@
+#include "isa/limit_study.h"
+
+#include <algorithm>
+
+namespace simtlm::isa {
+
+const char* structureName(Structure s) {
+  switch (s) {
+    case Structure::Uniform: return "uniform";
+    case Structure::Affine: return "affine";
+    default: return "unstructured";
+  }
+}
+
+namespace {
+
+uint32_t fullMask(int lanes) { return lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1); }
+
+bool producesValue(const Instr& in) {
+  Format f = info(in.op).format;
+  if (f == Format::Atomic || f == Format::AtomicCas) return false;
+  return writesGpr(f) || writesPred(f);
+}
+
+// Structure of a vector over the lanes in `mask` (lane l holds v[l * stride]).
+Structure structureOf(const uint32_t* v, int stride, uint32_t mask, int lanes) {
+  if (stride == 0) return Structure::Uniform;
+  int first = -1, second = -1;
+  for (int l = 0; l < lanes; ++l) {
+    if (!(mask >> l & 1u)) continue;
+    if (first < 0) first = l;
+    else if (second < 0) { second = l; break; }
+  }
+  if (second < 0) return Structure::Uniform;
+  uint32_t base = v[first];
+  // Stride per lane; with non-adjacent lanes the stride must divide exactly.
+  uint32_t diff = v[second] - base;
+  uint32_t gap = static_cast<uint32_t>(second - first);
+  if (diff % gap) return Structure::Unstructured;
+  uint32_t stride1 = diff / gap;
+  for (int l = second; l < lanes; ++l)
+    if ((mask >> l & 1u) && v[l] != base + stride1 * static_cast<uint32_t>(l - first))
+      return Structure::Unstructured;
+  return stride1 == 0 ? Structure::Uniform : Structure::Affine;
+}
+
+}  // namespace
+
+void LimitStudy::onLaunch(const Kernel& k, const LaunchConfig& l) {
+  r_ = LimitStudyResult{};
+  codeSize_ = k.size();
+  r_.perPc.assign(codeSize_, PcRedundancy{});
+  warpSize_ = l.warpSize;
+  warpsPerBlock_ = static_cast<uint32_t>((l.block.count() + l.warpSize - 1) / l.warpSize);
+  numBlocks_ = static_cast<uint32_t>(l.grid.count());
+  grid_.clear();
+  gridArena_.clear();
+}
+
+void LimitStudy::onBlockStart(uint32_t, uint32_t numWarps) {
+  visits_.assign(static_cast<size_t>(numWarps) * codeSize_, 0);
+  tb_.clear();
+  tbArena_.clear();
+}
+
+void LimitStudy::record(GroupMap& groups, std::vector<uint32_t>& arena, uint64_t key, Structure st) {
+  auto [it, fresh] = groups.try_emplace(key);
+  Group& g = it->second;
+  if (fresh) {
+    g.sig = arena.size();
+    g.sigLen = sig_.size();
+    g.structure = st;
+    arena.insert(arena.end(), sig_.begin(), sig_.end());
+  } else if (g.same) {
+    g.same = g.sigLen == sig_.size() && std::equal(sig_.begin(), sig_.end(), arena.begin() + g.sig);
+  }
+  g.count++;
+}
+
+void LimitStudy::onWarpStep(const WarpStep& s) {
+  r_.warpInstructions++;
+  size_t idx = Kernel::indexOf(s.pc);
+  PcRedundancy& pc = r_.perPc[idx];
+  pc.executed++;
+  uint32_t k = visits_[s.warp * codeSize_ + idx]++;
+  if (!producesValue(*s.instr) || s.activeMask != fullMask(s.lanes) || s.warpMask != s.activeMask) {
+    // Not eligible: still occupies its (PC, k) slot so that the group can never complete.
+    sig_.assign(1, 0xFFFFFFFFu);
+    uint64_t key = static_cast<uint64_t>(idx) << 32 | k;
+    auto poison = [&](GroupMap& g) {
+      auto& grp = g[key];
+      grp.same = false;
+      grp.count++;
+    };
+    poison(tb_);
+    poison(grid_);
+    return;
+  }
+  r_.eligible++;
+  // Signature: exec mask, source values and result on the executing lanes.
+  sig_.clear();
+  sig_.push_back(s.execMask);
+  bool warpUniform = true;
+  for (int i = 0; i < s.numSrcs; ++i) {
+    for (int l = 0; l < s.lanes; ++l)
+      if (s.execMask >> l & 1u) sig_.push_back(s.src[i][l * s.srcStride[i]]);
+    if (structureOf(s.src[i], s.srcStride[i], s.execMask, s.lanes) != Structure::Uniform) warpUniform = false;
+  }
+  Structure st = Structure::Uniform;
+  if (s.result) {
+    for (int l = 0; l < s.lanes; ++l)
+      if (s.execMask >> l & 1u) sig_.push_back(s.result[l]);
+    st = structureOf(s.result, 1, s.execMask, s.lanes);
+  }
+  if (warpUniform) { r_.warpRedundant++; pc.warpRedundant++; }
+  uint64_t key = static_cast<uint64_t>(idx) << 32 | k;
+  record(tb_, tbArena_, key, st);
+  record(grid_, gridArena_, key, st);
+}
+
+void LimitStudy::onBlockEnd(uint32_t) {
+  for (const auto& [key, g] : tb_) {
+    // A single-warp block has nobody to share with: nothing is TB-redundant.
+    if (!g.same || g.count != warpsPerBlock_ || warpsPerBlock_ < 2) continue;
+    PcRedundancy& pc = r_.perPc[key >> 32];
+    r_.tbRedundant += g.count;
+    r_.tbEliminable += g.count - 1;
+    r_.tbByStructure[static_cast<int>(g.structure)] += g.count;
+    pc.tbRedundant += g.count;
+    pc.tbByStructure[static_cast<int>(g.structure)] += g.count;
+  }
+}
+
+void LimitStudy::onGridEnd() {
+  uint64_t totalWarps = static_cast<uint64_t>(warpsPerBlock_) * numBlocks_;
+  for (const auto& [key, g] : grid_) {
+    if (!g.same || g.count != totalWarps || totalWarps < 2) continue;
+    r_.gridRedundant += g.count;
+    r_.gridEliminable += g.count - 1;
+    r_.perPc[key >> 32].gridRedundant += g.count;
+  }
+}
+
+}  // namespace simtlm::isa

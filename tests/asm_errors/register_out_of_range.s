@@ -1,0 +1,4 @@
+// expect: TODO
+.kernel k
+  mov.b32 r64, 1
+  exit

@@ -1,0 +1,5 @@
+// expect: TODO
+.kernel k
+  mov.b32 r0, 1
+.regs 4
+  exit

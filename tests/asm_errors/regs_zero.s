@@ -1,0 +1,4 @@
+// expect: TODO
+.kernel k
+.regs 0
+  exit

@@ -1,0 +1,4 @@
+// expect: TODO
+.kernel k
+.param r1
+  exit

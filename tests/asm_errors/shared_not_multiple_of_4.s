@@ -1,0 +1,4 @@
+// expect: TODO
+.kernel k
+.shared 1026
+  exit

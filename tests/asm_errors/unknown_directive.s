@@ -1,0 +1,5 @@
+// expect: TODO
+.kernel k
+.regs 4
+.global X
+  exit
