@@ -36,7 +36,9 @@ class Reader {
   void need(size_t n, const char* what) {
     if (b_.size() - pos_ < n) fail(std::string("truncated binary while reading ") + what);
   }
-  [[noreturn]] void fail(const std::string& m) { throw InputError(f_, 0, static_cast<int>(pos_), m); }
+  [[noreturn]] void fail(const std::string& m) {
+    throw InputError(f_, 0, 0, m + " (at byte " + std::to_string(pos_) + ")");
+  }
   size_t pos_ = 0;
 
  private:

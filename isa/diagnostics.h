@@ -6,12 +6,13 @@
 
 namespace simtlm {
 
-// An error in an input file: "file:line:col: error: message".
+// An error in an input file: "file:line:col: error: message" (line 0: the file as a whole).
 class InputError : public std::runtime_error {
  public:
   InputError(std::string file, int line, int col, const std::string& message)
-      : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                           ": error: " + message),
+      : std::runtime_error(line > 0 ? file + ":" + std::to_string(line) + ":" +
+                                          std::to_string(col) + ": error: " + message
+                                    : file + ": error: " + message),
         file_(std::move(file)), line_(line), col_(col), message_(message) {}
   const std::string& file() const { return file_; }
   int line() const { return line_; }

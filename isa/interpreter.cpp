@@ -28,10 +28,14 @@ void LaunchConfig::validate(const Kernel& kernel) const {
   range("block.y", block.y, 1, 1024);
   range("block.z", block.z, 1, 64);
   range("threads per block", block.count(), 1, 1024);
-  if (params.size() != kernel.params.size())
-    throw std::invalid_argument("kernel '" + kernel.name + "' takes " +
-                                std::to_string(kernel.params.size()) + " parameters, launch gives " +
-                                std::to_string(params.size()));
+  if (params.size() != kernel.params.size()) {
+    std::string msg = "kernel '" + kernel.name + "' takes " + std::to_string(kernel.params.size()) +
+                      " parameters, launch gives " + std::to_string(params.size());
+    for (size_t i = params.size(); i < kernel.params.size(); ++i)
+      msg += (i == params.size() ? " (missing '" : ", '") + kernel.params[i].name + "'" +
+             (i + 1 == kernel.params.size() ? ")" : "");
+    throw std::invalid_argument(msg);
+  }
 }
 
 namespace {

@@ -1,4 +1,4 @@
-// expect: missing_kernel.s:1:1: error: expected a .kernel directive; the file defines no kernel
+// expect: missing_kernel.s:1:1: error: expected a .kernel directive
 // a file with comments and blank lines only
 
 # no kernel here

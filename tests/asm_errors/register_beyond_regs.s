@@ -1,4 +1,4 @@
-// expect: TODO
+// expect: register_beyond_regs.s:5:15: error: register 'r4' exceeds the kernel's .regs 4
 .kernel k
 .regs 4
   mov.b32 r3, 1

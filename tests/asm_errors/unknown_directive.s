@@ -1,4 +1,4 @@
-// expect: TODO
+// expect: unknown_directive.s:4:1: error: unknown directive '.global' (expected .kernel, .regs, .shared, .param or .const)
 .kernel k
 .regs 4
 .global X

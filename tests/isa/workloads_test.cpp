@@ -52,3 +52,23 @@ TEST(Workloads, BadOptionsAreRejected) {
   EXPECT_THROW(workloads::makeWorkload("vecadd", {{"size", 4}}), std::invalid_argument);
   EXPECT_THROW(workloads::makeWorkload("nope"), std::invalid_argument);
 }
+
+TEST(Workloads, HintBitsDoNotChangeResults) {
+  // Hinted binaries run correctly on hardware that ignores the hints (DARSIE Sec. 4.2).
+  auto w = workloads::makeWorkload("matmul", {{"size", 64}});
+  auto plain = workloads::loadKernel(*w);
+  auto hinted = plain;
+  for (auto& in : hinted.instrs) {
+    in.darsie = isa::Redundancy::Definite;
+    in.bow = isa::BowHint::Bypass;
+  }
+  hinted.reencode();
+  ASSERT_NE(plain.code, hinted.code);
+  isa::GlobalMemory m1, m2;
+  auto l1 = w->setup(m1);
+  auto l2 = w->setup(m2);
+  auto c1 = isa::Interpreter(plain, m1).run(l1);
+  auto c2 = isa::Interpreter(hinted, m2).run(l2);
+  EXPECT_TRUE(m1 == m2);
+  EXPECT_EQ(c1.warpByClass, c2.warpByClass);
+}
