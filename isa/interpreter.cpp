@@ -296,14 +296,16 @@ class BlockRunner {
         break;
       }
       case Format::Atomic: case Format::AtomicCas: {
-        const uint32_t* base = reg(w, in.a);
+        // Shared atomics may address [offset] without a base register, like loads and stores.
+        const uint32_t* base = in.hasBase ? reg(w, in.a) : zero_;
+        int sbase = in.hasBase ? 1 : 0;
         const uint32_t* b = reg(w, in.b);
         const uint32_t* c = oi.format == Format::AtomicCas ? reg(w, in.c) : zero_;
         int sc = oi.format == Format::AtomicCas ? 1 : 0;
         // Lanes perform their read-modify-write one after another, in lane order.
         for (int l = 0; l < n; ++l) {
           if (!(exec >> l & 1u)) continue;
-          tmpA_[l] = base[l] + static_cast<uint32_t>(in.off);
+          tmpA_[l] = base[l * sbase] + static_cast<uint32_t>(in.off);
           uint8_t* p = access(wi, l, pc, in.op, tmpA_[l]);
           uint32_t old;
           std::memcpy(&old, p, 4);

@@ -152,7 +152,9 @@ TEST(EncodingTable, FormatPropertiesAreConsistent) {
   for (int i = 0; i < isa::kNumOps; ++i) {
     Format f = isa::info(static_cast<Op>(i)).format;
     EXPECT_FALSE(isa::writesGpr(f) && isa::writesPred(f)) << name(static_cast<Op>(i));
-    if (isa::allowsImmediate(f)) EXPECT_FALSE(isa::isMemory(f));
+    if (isa::allowsImmediate(f)) {
+      EXPECT_FALSE(isa::isMemory(f));
+    }
   }
   EXPECT_EQ(isa::numGprSources(Format::Ternary), 3);
   EXPECT_EQ(isa::numGprSources(Format::AtomicCas), 2);

@@ -45,6 +45,7 @@ LaunchConfig launch(Dim3 grid, Dim3 block, std::vector<uint32_t> params, uint32_
   l.block = block;
   l.params = std::move(params);
   l.warpSize = warpSize;
+  l.maxWarpInstructions = 1'000'000;  // every kernel here needs far fewer; a broken one fails fast
   return l;
 }
 
