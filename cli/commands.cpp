@@ -24,7 +24,7 @@ const char* kUsage =
     "usage: simtlm [COMMAND] [OPTIONS]\n"
     "  (no command)              the default job: matmul (2D) and vecadd (1D) on the functional\n"
     "                            interpreter, verified, with the redundancy limit study\n"
-    "  emulate WORKLOAD [--opt key=value]... [--json OUT] [--per-pc]\n"
+    "  emulate WORKLOAD [--opt key=value]... [--json OUT] [--per-pc] [--no-study]\n"
     "                            run a workload on the functional interpreter and verify it\n"
     "  asm KERNEL.s [-o OUT.bin] [--hints] [--window N] [--annotate [--block X,Y,Z]\n"
     "               [--warp-size N] [--paper-tid-x-only]]\n"
@@ -126,7 +126,8 @@ int cmdEmulate(const std::vector<std::string>& args) {
   desc.add_options()("workload", po::value<std::string>()->required(), "workload name")(
       "opt", po::value<std::vector<std::string>>()->composing(), "workload option key=value")(
       "json", po::value<std::string>(), "write results as JSON")(
-      "per-pc", "print the limit study per instruction");
+      "per-pc", "print the limit study per instruction")(
+      "no-study", "run the interpreter alone, without the limit study (full speed)");
   po::positional_options_description pos;
   pos.add("workload", 1);
   auto vm = parse(args, desc, pos);
@@ -143,7 +144,7 @@ int cmdEmulate(const std::vector<std::string>& args) {
         throw std::invalid_argument("--opt '" + kv + "': expected key=integer");
       opts[kv.substr(0, eq)] = v;
     }
-  EmulateResult r = emulate(vm["workload"].as<std::string>(), opts);
+  EmulateResult r = emulate(vm["workload"].as<std::string>(), opts, !vm.count("no-study"));
   printEmulateResult(std::cout, r, vm.count("per-pc") > 0);
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), toJson(r));
   return r.verifyMessage.empty() ? 0 : 1;

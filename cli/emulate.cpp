@@ -9,8 +9,10 @@
 
 namespace simtlm::cli {
 
-EmulateResult emulate(const std::string& workload, const workloads::Options& options) {
+EmulateResult emulate(const std::string& workload, const workloads::Options& options,
+                      bool limitStudy) {
   EmulateResult r;
+  r.limitStudy = limitStudy;
   auto w = workloads::makeWorkload(workload, options);
   r.workload = w->name();
   r.description = w->description();
@@ -20,7 +22,7 @@ EmulateResult emulate(const std::string& workload, const workloads::Options& opt
   r.launch = w->setup(mem);
   isa::LimitStudy study;
   auto start = std::chrono::steady_clock::now();
-  r.counts = isa::Interpreter(r.kernel, mem).run(r.launch, &study);
+  r.counts = isa::Interpreter(r.kernel, mem).run(r.launch, limitStudy ? &study : nullptr);
   r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.limit = study.result();
   r.verifyMessage = w->verify(mem);
@@ -47,15 +49,20 @@ void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc) {
                                                   : "FAILED\n" + r.verifyMessage) << "\n";
   out << "  warp instructions   " << c.warpInstructions << "\n";
   out << "  thread instructions " << c.threadInstructions << "\n";
+  char speed[112];
+  std::snprintf(speed, sizeof speed, "  host: %.3f s, %.1f M thread instructions/s%s\n", r.hostSeconds,
+                r.hostSeconds > 0 ? c.threadInstructions / r.hostSeconds / 1e6 : 0.0,
+                r.limitStudy ? " (with the limit study)" : "");
+  if (!r.limitStudy) {
+    out << speed;
+    return;
+  }
   out << "  redundancy limit study (fraction of warp instructions):\n";
   out << "    grid-redundant    " << pct(l, l.gridRedundant) << "\n";
   out << "    TB-redundant      " << pct(l, l.tbRedundant) << "  (uniform " << pct(l, l.tbByStructure[0])
       << ", affine " << pct(l, l.tbByStructure[1]) << ", unstructured " << pct(l, l.tbByStructure[2]) << ")\n";
   out << "    warp-redundant    " << pct(l, l.warpRedundant) << "\n";
   out << "    TB-eliminable     " << pct(l, l.tbEliminable) << "  (executions beyond the first per TB)\n";
-  char speed[96];
-  std::snprintf(speed, sizeof speed, "  host: %.3f s, %.1f M thread instructions/s (with the limit study)\n",
-                r.hostSeconds, r.hostSeconds > 0 ? c.threadInstructions / r.hostSeconds / 1e6 : 0.0);
   out << speed;
   if (!perPc) return;
   isa::Cfg cfg(r.kernel);
@@ -91,15 +98,17 @@ nlohmann::json toJson(const EmulateResult& r) {
     stats["interp.thread." + n] = c.threadByClass[i];
   }
   const auto& l = r.limit;
-  stats["limit.eligible"] = l.eligible;
-  stats["limit.grid_redundant"] = l.gridRedundant;
-  stats["limit.tb_redundant"] = l.tbRedundant;
-  stats["limit.warp_redundant"] = l.warpRedundant;
-  stats["limit.tb_eliminable"] = l.tbEliminable;
-  stats["limit.grid_eliminable"] = l.gridEliminable;
-  stats["limit.tb_redundant.uniform"] = l.tbByStructure[0];
-  stats["limit.tb_redundant.affine"] = l.tbByStructure[1];
-  stats["limit.tb_redundant.unstructured"] = l.tbByStructure[2];
+  if (r.limitStudy) {
+    stats["limit.eligible"] = l.eligible;
+    stats["limit.grid_redundant"] = l.gridRedundant;
+    stats["limit.tb_redundant"] = l.tbRedundant;
+    stats["limit.warp_redundant"] = l.warpRedundant;
+    stats["limit.tb_eliminable"] = l.tbEliminable;
+    stats["limit.grid_eliminable"] = l.gridEliminable;
+    stats["limit.tb_redundant.uniform"] = l.tbByStructure[0];
+    stats["limit.tb_redundant.affine"] = l.tbByStructure[1];
+    stats["limit.tb_redundant.unstructured"] = l.tbByStructure[2];
+  }
   nlohmann::json j;
   j["command"] = "emulate";
   j["workload"] = r.workload;

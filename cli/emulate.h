@@ -21,9 +21,12 @@ struct EmulateResult {
   isa::LimitStudyResult limit;
   std::string verifyMessage;  // empty when the output matches the C++ reference
   double hostSeconds = 0;
+  bool limitStudy = true;
 };
 
-EmulateResult emulate(const std::string& workload, const workloads::Options& options);
+// With `limitStudy` false the interpreter runs without observers (its full speed).
+EmulateResult emulate(const std::string& workload, const workloads::Options& options,
+                      bool limitStudy = true);
 void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc);
 // Statistics as a flat map from hierarchical name to number, beside the run's identity.
 nlohmann::json toJson(const EmulateResult& r);
