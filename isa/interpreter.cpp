@@ -125,7 +125,7 @@ class BlockRunner {
     }
   }
 
-  [[noreturn]] void fault(uint32_t w, int lane, uint32_t pc, const std::string& what,
+  [[noreturn]] __attribute__((cold, noinline)) void fault(uint32_t w, int lane, uint32_t pc, const std::string& what,
                           const uint32_t* addr = nullptr) {
     std::ostringstream s;
     s << "kernel '" << k_.name << "': " << what << " (block " << blockDim3() << ", warp " << w;
@@ -147,24 +147,32 @@ class BlockRunner {
   uint32_t* reg(Warp& w, uint8_t r) { return &w.regs[static_cast<size_t>(r) * W_]; }
 
   // Address of one lane's 32-bit access, checked for alignment and bounds.
-  uint8_t* access(uint32_t w, int lane, uint32_t pc, Op op, uint32_t addr) {
+  enum class Space { Global, Shared, Param };
+  static Space spaceOf(OpClass cls) {
+    if (cls == OpClass::LoadParam) return Space::Param;
+    if (cls == OpClass::LoadShared || cls == OpClass::StoreShared || cls == OpClass::AtomicShared)
+      return Space::Shared;
+    return Space::Global;
+  }
+
+  // Address of one lane's 32-bit access, checked for alignment and bounds.
+  uint8_t* access(uint32_t w, int lane, uint32_t pc, Space space, uint32_t addr) {
     if (addr & 3) fault(w, lane, pc, "misaligned 32-bit access", &addr);
-    OpClass cls = info(op).cls;
-    bool shared = cls == OpClass::LoadShared || cls == OpClass::StoreShared || cls == OpClass::AtomicShared;
-    if (cls == OpClass::LoadParam) {
-      if (static_cast<uint64_t>(addr) + 4 > l_.params.size() * 4)
-        fault(w, lane, pc, "parameter access out of bounds (" + std::to_string(l_.params.size() * 4) + " bytes)", &addr);
-      return reinterpret_cast<uint8_t*>(const_cast<uint32_t*>(l_.params.data())) + addr;
-    }
-    if (shared) {
+    if (space == Space::Shared) {
       if (static_cast<uint64_t>(addr) + 4 > shared_.size())
         fault(w, lane, pc, "shared memory access out of bounds (" + std::to_string(shared_.size()) + " bytes)", &addr);
       return &shared_[addr];
+    }
+    if (space == Space::Param) {
+      if (static_cast<uint64_t>(addr) + 4 > l_.params.size() * 4)
+        fault(w, lane, pc, "parameter access out of bounds (" + std::to_string(l_.params.size() * 4) + " bytes)", &addr);
+      return reinterpret_cast<uint8_t*>(const_cast<uint32_t*>(l_.params.data())) + addr;
     }
     GlobalMemory::Region* r = mem_.find(addr, 4);
     if (!r) fault(w, lane, pc, "global memory access outside every buffer", &addr);
     return &r->bytes[addr - r->base];
   }
+
 
   void step(uint32_t wi, Warp& w) {
     StackEntry& top = w.stack.back();
@@ -270,13 +278,14 @@ class BlockRunner {
         break;
       }
       case Format::Load: {
+        const Space space = spaceOf(oi.cls);
         uint32_t* d = reg(w, in.d);
         const uint32_t* base = in.hasBase ? reg(w, in.a) : zero_;
         int sbase = in.hasBase ? 1 : 0;
         for (int l = 0; l < n; ++l) {
           if (!(exec >> l & 1u)) continue;
           tmpA_[l] = base[l * sbase] + static_cast<uint32_t>(in.off);
-          std::memcpy(&tmpR_[l], access(wi, l, pc, in.op, tmpA_[l]), 4);
+          std::memcpy(&tmpR_[l], access(wi, l, pc, space, tmpA_[l]), 4);
         }
         for (int l = 0; l < n; ++l)
           if (exec >> l & 1u) d[l] = tmpR_[l];
@@ -284,18 +293,20 @@ class BlockRunner {
         break;
       }
       case Format::Store: {
+        const Space space = spaceOf(oi.cls);
         const uint32_t* base = in.hasBase ? reg(w, in.a) : zero_;
         int sbase = in.hasBase ? 1 : 0;
         const uint32_t* v = reg(w, in.b);
         for (int l = 0; l < n; ++l) {
           if (!(exec >> l & 1u)) continue;
           tmpA_[l] = base[l * sbase] + static_cast<uint32_t>(in.off);
-          std::memcpy(access(wi, l, pc, in.op, tmpA_[l]), &v[l], 4);
+          std::memcpy(access(wi, l, pc, space, tmpA_[l]), &v[l], 4);
         }
         if (observe) { addSrc(tmpA_, 1); addSrc(v, 1); }
         break;
       }
       case Format::Atomic: case Format::AtomicCas: {
+        const Space space = spaceOf(oi.cls);
         // Shared atomics may address [offset] without a base register, like loads and stores.
         const uint32_t* base = in.hasBase ? reg(w, in.a) : zero_;
         int sbase = in.hasBase ? 1 : 0;
@@ -306,7 +317,7 @@ class BlockRunner {
         for (int l = 0; l < n; ++l) {
           if (!(exec >> l & 1u)) continue;
           tmpA_[l] = base[l * sbase] + static_cast<uint32_t>(in.off);
-          uint8_t* p = access(wi, l, pc, in.op, tmpA_[l]);
+          uint8_t* p = access(wi, l, pc, space, tmpA_[l]);
           uint32_t old;
           std::memcpy(&old, p, 4);
           uint32_t nw = evalLane(in.op, old, b[l], c[l * sc]);
