@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <unordered_map>
 #include <vector>
 
+#include "isa/asm_lexer.h"
 #include "isa/diagnostics.h"
 #include "isa/semantics.h"
 
@@ -17,72 +16,7 @@ namespace simtlm::isa {
 
 namespace {
 
-struct Token {
-  enum Kind { Ident, Number, Punct, End } kind = End;
-  std::string text;
-  int col = 0;
-};
-
-// ASCII-only character classes: the result must not depend on the host's locale, and
-// non-ASCII bytes are always punctuation (reported as an error, escaped).
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool isAlnum(char c) { return isDigit(c) || isAlpha(c); }
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-bool identChar(char c) { return isAlnum(c) || c == '_' || c == '.' || c == '%' || c == '$'; }
-
-// The token text as it may appear in a one-line message: other bytes as \xNN.
-std::string printable(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    }
-  }
-  return out;
-}
-
-// Splits one statement into tokens. Numbers keep their sign out: '-' is punctuation.
-std::vector<Token> tokenize(const std::string& s, int colBase) {
-  std::vector<Token> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    char c = s[i];
-    if (isSpace(c)) { ++i; continue; }
-    Token t;
-    t.col = colBase + static_cast<int>(i);
-    if (isDigit(c)) {
-      size_t j = i;
-      while (j < s.size() && (isAlnum(s[j]) || s[j] == '.' ||
-                              ((s[j] == '+' || s[j] == '-') && (s[j - 1] == 'e' || s[j - 1] == 'E') &&
-                               !(s[i] == '0' && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X')))))
-        ++j;
-      t.kind = Token::Number;
-      t.text = s.substr(i, j - i);
-      i = j;
-    } else if (identChar(c)) {
-      size_t j = i;
-      while (j < s.size() && identChar(s[j])) ++j;
-      t.kind = Token::Ident;
-      t.text = s.substr(i, j - i);
-      i = j;
-    } else {
-      t.kind = Token::Punct;
-      t.text = std::string(1, c);
-      ++i;
-    }
-    out.push_back(std::move(t));
-  }
-  Token end;
-  end.col = colBase + static_cast<int>(s.size());
-  out.push_back(end);
-  return out;
-}
+using namespace detail;
 
 // Source type of an opcode's immediate: float literals are accepted where it is f32 or b32.
 enum class ImmType { Int, Float, Bits };
@@ -140,10 +74,6 @@ class Assembler {
   [[noreturn]] void fail(int col, const std::string& msg) { throw InputError(file_, line_, col, msg); }
   [[noreturn]] void fail(const Token& t, const std::string& msg) { fail(t.col, msg); }
 
-  static std::string describe(const Token& t) {
-    return t.kind == Token::End ? std::string("end of statement") : "'" + printable(t.text) + "'";
-  }
-
   const Token& peek() const { return toks_[pos_]; }
   Token next() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
   bool accept(const char* punct) {
@@ -178,64 +108,8 @@ class Assembler {
     labelOrder_.push_back(t.text);
   }
 
-  static bool validName(const std::string& s) {
-    if (s.empty() || !(isAlpha(s[0]) || s[0] == '_')) return false;
-    for (char c : s)
-      if (!(isAlnum(c) || c == '_')) return false;
-    return true;
-  }
-
-  // r0.., p0.., pt, inf and nan cannot name a .param or .const: an operand spelled that way
-  // would silently mean the register, predicate or float instead.
-  static bool reservedName(const std::string& s) {
-    if (s == "pt" || s == "inf" || s == "nan") return true;
-    if (s.size() >= 2 && (s[0] == 'r' || s[0] == 'p')) {
-      for (size_t i = 1; i < s.size(); ++i)
-        if (!isDigit(s[i])) return false;
-      return true;
-    }
-    return false;
-  }
-
-  static bool isGprToken(const Token& t) {
-    return t.kind == Token::Ident && t.text.size() >= 2 && t.text[0] == 'r' && isDigit(t.text[1]);
-  }
-
   void endOfStatement() {
     if (peek().kind != Token::End) fail(peek(), "expected end of statement, found " + describe(peek()));
-  }
-
-  enum class IntParse { Ok, Malformed, TooLarge };
-
-  // Decimal or 0x-hexadecimal digits only (no sign, no second prefix); at most 32 bits.
-  static IntParse parseInt(const std::string& s, int64_t& v) {
-    size_t i = 0;
-    uint64_t base = 10;
-    if (s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { base = 16; i = 2; }
-    if (i >= s.size()) return IntParse::Malformed;
-    uint64_t u = 0;
-    bool tooLarge = false;
-    for (; i < s.size(); ++i) {
-      char c = s[i];
-      uint64_t d;
-      if (isDigit(c)) d = static_cast<uint64_t>(c - '0');
-      else if (c >= 'a' && c <= 'f') d = static_cast<uint64_t>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') d = static_cast<uint64_t>(c - 'A' + 10);
-      else return IntParse::Malformed;
-      if (d >= base) return IntParse::Malformed;
-      u = u * base + d;
-      if (u > 0xFFFFFFFFull) { tooLarge = true; u = 0x100000000ull; }
-    }
-    if (tooLarge) return IntParse::TooLarge;
-    v = static_cast<int64_t>(u);
-    return IntParse::Ok;
-  }
-
-  static bool isHexText(const std::string& s) {
-    return s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-  }
-  static bool looksFloatText(const std::string& s) {
-    return !isHexText(s) && s.find_first_of(".eE") != std::string::npos;
   }
 
   // Parses an integer token's text or fails with a message naming what is wrong.
@@ -247,12 +121,6 @@ class Assembler {
       case IntParse::TooLarge: fail(at, "integer '" + text + "' does not fit in 32 bits");
     }
     return v;
-  }
-
-  static bool parseFloat(const std::string& s, float& f) {
-    char* end = nullptr;
-    f = std::strtof(s.c_str(), &end);
-    return end != s.c_str() && *end == '\0';
   }
 
   float parseFloatOrFail(const Token& at, const std::string& text) {

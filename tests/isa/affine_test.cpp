@@ -3,8 +3,11 @@
 
 #include "isa/affine_analysis.h"
 #include "isa/assembler.h"
+#include "tests/isa/test_support.h"
 
 using namespace simtlm::isa;
+using simtlm::test::assembleWorkloadKernel;
+using simtlm::test::findOp;
 
 namespace {
 
@@ -193,17 +196,11 @@ loop2:
 }
 
 TEST(Affine, MatmulTiled) {
-  Kernel k = assembleFile(std::string(SIMTLM_SOURCE_DIR) + "/workloads/kernels/matmul_tiled.s");
-  auto find = [&](Op op, int d, int a) {
-    for (size_t i = 0; i < k.size(); ++i)
-      if (k.instrs[i].op == op && k.instrs[i].d == d && k.instrs[i].a == a) return i;
-    ADD_FAILURE() << "instruction not found";
-    return size_t{0};
-  };
-  size_t shl11 = find(Op::SHL_B32, 11, 0), shl10 = find(Op::SHL_B32, 10, 1);
-  size_t row = find(Op::ADD_U32, 7, 7), col = find(Op::ADD_U32, 8, 8);
-  size_t ldA = find(Op::LD_SHARED, 21, 10), ldB = find(Op::LD_SHARED, 22, 11);
-  size_t tiles = find(Op::SHR_U32, 13, 13), ldParamA = find(Op::LD_PARAM, 16, 0);
+  Kernel k = assembleWorkloadKernel("matmul_tiled.s");
+  size_t shl11 = findOp(k, Op::SHL_B32, 11, 0), shl10 = findOp(k, Op::SHL_B32, 10, 1);
+  size_t row = findOp(k, Op::ADD_U32, 7, 7), col = findOp(k, Op::ADD_U32, 8, 8);
+  size_t ldA = findOp(k, Op::LD_SHARED, 21, 10), ldB = findOp(k, Op::LD_SHARED, 22, 11);
+  size_t tiles = findOp(k, Op::SHR_U32, 13, 13), ldParamA = findOp(k, Op::LD_PARAM, 16, 0);
   auto s = shapes(k);
   EXPECT_EQ(s[shl11], A);
   EXPECT_EQ(s[shl10], G);  // tid.y without a block shape

@@ -3,8 +3,11 @@
 
 #include "isa/assembler.h"
 #include "isa/bow_hints.h"
+#include "tests/isa/test_support.h"
 
 using namespace simtlm::isa;
+using simtlm::test::assembleWorkloadKernel;
+using simtlm::test::findOp;
 
 namespace {
 
@@ -198,18 +201,12 @@ TEST(BowHints, ApplyWritesHintBits) {
 }
 
 TEST(BowHints, MatmulInnerLoop) {
-  Kernel k = assembleFile(std::string(SIMTLM_SOURCE_DIR) + "/workloads/kernels/matmul_tiled.s");
-  auto find = [&](Op op, int d, int a) {
-    for (size_t i = 0; i < k.size(); ++i)
-      if (k.instrs[i].op == op && k.instrs[i].d == d && k.instrs[i].a == a) return i;
-    ADD_FAILURE() << "instruction not found";
-    return size_t{0};
-  };
+  Kernel k = assembleWorkloadKernel("matmul_tiled.s");
   auto h3 = hints(k, 3), h4 = hints(k, 4);
-  size_t shl11 = find(Op::SHL_B32, 11, 0);
+  size_t shl11 = findOp(k, Op::SHL_B32, 11, 0);
   EXPECT_EQ(h3[shl11], H::Both);  // read by the next add, and in every loop iteration
   // ld.shared r21, [r10+0]; ld.shared r22, [r11+4096]; fma r9, r21, r22, r9
-  size_t ld21 = find(Op::LD_SHARED, 21, 10);
+  size_t ld21 = findOp(k, Op::LD_SHARED, 21, 10);
   ASSERT_EQ(k.instrs[ld21 + 2].op, Op::FMA_F32);
   EXPECT_EQ(hints(k, 2)[ld21], H::RegisterFile);
   EXPECT_EQ(h3[ld21], H::Bypass);

@@ -8,9 +8,11 @@
 
 #include "isa/assembler.h"
 #include "isa/cfg.h"
+#include "tests/isa/test_support.h"
 
 using namespace simtlm;
 using namespace simtlm::isa;
+using simtlm::test::labelPc;
 
 namespace {
 
@@ -19,13 +21,6 @@ using Ints = std::vector<int>;
 Ints sorted(Ints v) {
   std::sort(v.begin(), v.end());
   return v;
-}
-
-uint32_t labelPc(const Kernel& k, const std::string& name) {
-  for (const auto& [pc, n] : k.labels)
-    if (n == name) return pc;
-  ADD_FAILURE() << "no label " << name;
-  return 0;
 }
 
 // Block boundaries as (first, last) instruction index pairs.

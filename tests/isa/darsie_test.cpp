@@ -3,23 +3,13 @@
 
 #include "isa/assembler.h"
 #include "isa/darsie_analysis.h"
-#include "isa/disassembler.h"
+#include "tests/isa/test_support.h"
 
 using namespace simtlm::isa;
+using simtlm::test::assembleWorkloadKernel;
+using simtlm::test::findInstr;
 
 namespace {
-
-Kernel load(const std::string& file) {
-  return assembleFile(std::string(SIMTLM_SOURCE_DIR) + "/workloads/kernels/" + file);
-}
-
-// Index of the n-th instruction (0-based) whose disassembly starts with `prefix`.
-size_t find(const Kernel& k, const std::string& prefix, int n = 0) {
-  for (size_t i = 0; i < k.size(); ++i)
-    if (disassemble(k.instrs[i], &k).rfind(prefix, 0) == 0 && n-- == 0) return i;
-  ADD_FAILURE() << "no instruction " << prefix;
-  return 0;
-}
 
 std::string label(const RedundancyClass& c) {
   if (c.vector) return "V";
@@ -30,15 +20,16 @@ std::string label(const RedundancyClass& c) {
 }  // namespace
 
 TEST(Darsie, Fig3StaticClasses) {
-  Kernel k = load("fig3.s");
+  Kernel k = assembleWorkloadKernel("fig3.s");
   Cfg cfg(k);
   auto m = markRedundancy(k, cfg);
-  size_t mul = find(k, "mul.lo.u32 r1"), add = find(k, "add.u32 r2"), ld = find(k, "ld.global");
+  size_t mul = findInstr(k, "mul.lo.u32 r1"), add = findInstr(k, "add.u32 r2"),
+         ld = findInstr(k, "ld.global");
   EXPECT_EQ(label(m.instr[mul]), "CR1");  // depends on tid.x only
   EXPECT_EQ(label(m.instr[add]), "CR1");
   EXPECT_EQ(label(m.instr[ld]), "CR1");   // load from a conditionally redundant address
-  EXPECT_EQ(label(m.instr[find(k, "ld.param.b32 r4")]), "DR");
-  EXPECT_EQ(label(m.instr[find(k, "st.global")]), "V");  // stores are never skipped
+  EXPECT_EQ(label(m.instr[findInstr(k, "ld.param.b32 r4")]), "DR");
+  EXPECT_EQ(label(m.instr[findInstr(k, "st.global")]), "V");  // stores are never skipped
 
   // 8x1 block, warp size 4: tid.x differs between warps -> vector after promotion.
   Kernel k8 = k;
@@ -58,37 +49,37 @@ TEST(Darsie, Fig3StaticClasses) {
 
 TEST(Darsie, Fig6MatrixMultiplyPaperMode) {
   // The paper considers only threadIdx.x conditionally redundant (Sec. 4.2).
-  Kernel k = load("matmul_tiled.s");
+  Kernel k = assembleWorkloadKernel("matmul_tiled.s");
   Cfg cfg(k);
   DarsieOptions paper;
   paper.conditionalTidYZ = false;
   auto m = markRedundancy(k, cfg, paper);
-  EXPECT_EQ(label(m.instr[find(k, "s2r r3, %ctaid.y")]), "DR");    // DR cvt $r2, %ctaid.y
-  EXPECT_EQ(label(m.instr[find(k, "s2r r0, %tid.x")]), "CR1");     // CR cvt $r4, tid.x
-  EXPECT_EQ(label(m.instr[find(k, "shl.b32 r11, r0, 2")]), "CR1"); // CR shl $ofs3
-  EXPECT_EQ(label(m.instr[find(k, "@p2 ld.global.b32 r21")]), "V");    // V ld.global
+  EXPECT_EQ(label(m.instr[findInstr(k, "s2r r3, %ctaid.y")]), "DR");    // DR cvt $r2, %ctaid.y
+  EXPECT_EQ(label(m.instr[findInstr(k, "s2r r0, %tid.x")]), "CR1");     // CR cvt $r4, tid.x
+  EXPECT_EQ(label(m.instr[findInstr(k, "shl.b32 r11, r0, 2")]), "CR1"); // CR shl $ofs3
+  EXPECT_EQ(label(m.instr[findInstr(k, "@p2 ld.global.b32 r21")]), "V");    // V ld.global
   // The unrolled loop: Bs[k][tx] loads CR, As[ty][k] loads V, the fma V (Fig. 6: two CR and
   // one V per step).
   for (int step : {0, 1, 31}) {
-    EXPECT_EQ(label(m.instr[find(k, "ld.shared.b32 r22", step)]), "CR1") << step;
-    EXPECT_EQ(label(m.instr[find(k, "ld.shared.b32 r21", step)]), "V") << step;
-    EXPECT_EQ(label(m.instr[find(k, "fma.f32", step)]), "V") << step;
+    EXPECT_EQ(label(m.instr[findInstr(k, "ld.shared.b32 r22", step)]), "CR1") << step;
+    EXPECT_EQ(label(m.instr[findInstr(k, "ld.shared.b32 r21", step)]), "V") << step;
+    EXPECT_EQ(label(m.instr[findInstr(k, "fma.f32", step)]), "V") << step;
   }
-  EXPECT_EQ(label(m.instr[find(k, "@p2 bra loop")]), "V");  // branches are never skipped
+  EXPECT_EQ(label(m.instr[findInstr(k, "@p2 bra loop")]), "V");  // branches are never skipped
   // The tile counter is uniform in this kernel (nvcc's is a per-thread pointer).
-  EXPECT_EQ(label(m.instr[find(k, "setp.lt.u32 p2, r14, r13")]), "DR");
+  EXPECT_EQ(label(m.instr[findInstr(k, "setp.lt.u32 p2, r14, r13")]), "DR");
 }
 
 TEST(Darsie, Fig6PromotionFor32x32Blocks) {
-  Kernel k = load("matmul_tiled.s");
+  Kernel k = assembleWorkloadKernel("matmul_tiled.s");
   Cfg cfg(k);
   auto m = markRedundancy(k, cfg);
-  size_t as = find(k, "ld.shared.b32 r21"), bs = find(k, "ld.shared.b32 r22");
+  size_t as = findInstr(k, "ld.shared.b32 r21"), bs = findInstr(k, "ld.shared.b32 r22");
   EXPECT_EQ(label(m.instr[as]), "CR2");  // tid.y-dependent: conditionally redundant on y
   promoteForLaunch(k, m, {32, 32, 1}, 32);
   EXPECT_EQ(k.instrs[bs].darsie, Redundancy::Definite);
   EXPECT_EQ(k.instrs[as].darsie, Redundancy::Vector);  // 32*32 does not divide the warp
-  Kernel small = load("matmul_tiled.s");
+  Kernel small = assembleWorkloadKernel("matmul_tiled.s");
   promoteForLaunch(small, m, {8, 4, 1}, 32);  // the block fits one warp: y repeats too
   EXPECT_EQ(small.instrs[as].darsie, Redundancy::Definite);
 }
@@ -115,9 +106,9 @@ skip2:
 )");
   Cfg cfg(k);
   auto m = markRedundancy(k, cfg);
-  EXPECT_EQ(label(m.instr[find(k, "add.u32 r1, r2, 1")]), "DR");
-  EXPECT_EQ(label(m.instr[find(k, "add.u32 r3")]), "V");
-  EXPECT_EQ(label(m.instr[find(k, "add.u32 r6")]), "CR1");
+  EXPECT_EQ(label(m.instr[findInstr(k, "add.u32 r1, r2, 1")]), "DR");
+  EXPECT_EQ(label(m.instr[findInstr(k, "add.u32 r3")]), "V");
+  EXPECT_EQ(label(m.instr[findInstr(k, "add.u32 r6")]), "CR1");
 }
 
 TEST(Darsie, GuardedWritesAndLoopsAreSound) {
@@ -140,10 +131,10 @@ top:
 )");
   Cfg cfg(k);
   auto m = markRedundancy(k, cfg);
-  EXPECT_EQ(label(m.instr[find(k, "@p0 mov.b32 r2")]), "V");
+  EXPECT_EQ(label(m.instr[findInstr(k, "@p0 mov.b32 r2")]), "V");
   // Inside the loop warps on the majority path stay in step (DARSIE syncs at branches):
   // the accumulation keeps its class; only at the loop exit do loop-written values turn V.
-  EXPECT_EQ(label(m.instr[find(k, "add.u32 r4")]), "CR2");
-  EXPECT_EQ(label(m.instr[find(k, "add.u32 r3")]), "DR");
-  EXPECT_EQ(label(m.instr[find(k, "add.u32 r5")]), "V");
+  EXPECT_EQ(label(m.instr[findInstr(k, "add.u32 r4")]), "CR2");
+  EXPECT_EQ(label(m.instr[findInstr(k, "add.u32 r3")]), "DR");
+  EXPECT_EQ(label(m.instr[findInstr(k, "add.u32 r5")]), "V");
 }

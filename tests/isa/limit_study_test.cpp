@@ -1,12 +1,13 @@
 // The redundancy limit study (DARSIE Fig. 1, 2, 3) on known kernels, with exact counts.
 #include <gtest/gtest.h>
 
-#include "isa/disassembler.h"
 #include "isa/limit_study.h"
+#include "tests/isa/test_support.h"
 #include "workloads/workload.h"
 
 using namespace simtlm;
 using isa::Structure;
+using simtlm::test::findInstr;
 
 namespace {
 
@@ -29,20 +30,13 @@ StudyRun run(const std::string& name, const workloads::Options& o) {
   return r;
 }
 
-size_t find(const isa::Kernel& k, const std::string& prefix) {
-  for (size_t i = 0; i < k.size(); ++i)
-    if (isa::disassemble(k.instrs[i], &k).rfind(prefix, 0) == 0) return i;
-  ADD_FAILURE() << "no instruction " << prefix;
-  return 0;
-}
-
 }  // namespace
 
 TEST(LimitStudy, Fig3OneDimensionalBlockIsNotRedundant) {
   StudyRun r = run("fig3", {{"x", 8}, {"y", 1}});
   ASSERT_EQ(r.verify, "");
   for (const char* p : {"mul.lo.u32 r1", "add.u32 r2", "ld.global"}) {
-    const auto& pc = r.limit.perPc[find(r.kernel, p)];
+    const auto& pc = r.limit.perPc[findInstr(r.kernel, p)];
     EXPECT_EQ(pc.executed, 2u) << p;
     EXPECT_EQ(pc.tbRedundant, 0u) << p;  // TB-affine, but each warp has different values
   }
@@ -51,14 +45,14 @@ TEST(LimitStudy, Fig3OneDimensionalBlockIsNotRedundant) {
 TEST(LimitStudy, Fig3TwoDimensionalBlockIsAffineAndUnstructuredRedundant) {
   StudyRun r = run("fig3", {{"x", 4}, {"y", 2}});
   ASSERT_EQ(r.verify, "");
-  const auto& mul = r.limit.perPc[find(r.kernel, "mul.lo.u32 r1")];
-  const auto& add = r.limit.perPc[find(r.kernel, "add.u32 r2")];
-  const auto& ld = r.limit.perPc[find(r.kernel, "ld.global")];
+  const auto& mul = r.limit.perPc[findInstr(r.kernel, "mul.lo.u32 r1")];
+  const auto& add = r.limit.perPc[findInstr(r.kernel, "add.u32 r2")];
+  const auto& ld = r.limit.perPc[findInstr(r.kernel, "ld.global")];
   EXPECT_EQ(mul.tbRedundant, 2u);
   EXPECT_EQ(mul.tbByStructure[static_cast<int>(Structure::Affine)], 2u);       // [0,4,8,12]
   EXPECT_EQ(add.tbByStructure[static_cast<int>(Structure::Affine)], 2u);       // base + [0,4,8,12]
   EXPECT_EQ(ld.tbByStructure[static_cast<int>(Structure::Unstructured)], 2u);  // [7,3,0,90]
-  EXPECT_EQ(r.limit.perPc[find(r.kernel, "st.global")].tbRedundant, 0u);
+  EXPECT_EQ(r.limit.perPc[findInstr(r.kernel, "st.global")].tbRedundant, 0u);
 }
 
 TEST(LimitStudy, VecAddExactCounts) {
@@ -95,8 +89,8 @@ TEST(LimitStudy, MatmulTwoDimensionalHasAffineAndUnstructuredRedundancy) {
   EXPECT_GT(l.tbByStructure[static_cast<int>(Structure::Unstructured)], 0u);
   // Bs[k][tx] loads are TB-redundant in every warp (32x32 block, tid.x repeats per warp);
   // As[ty][k] loads never are.
-  const auto& bs = l.perPc[find(r.kernel, "ld.shared.b32 r22")];
-  const auto& as = l.perPc[find(r.kernel, "ld.shared.b32 r21")];
+  const auto& bs = l.perPc[findInstr(r.kernel, "ld.shared.b32 r22")];
+  const auto& as = l.perPc[findInstr(r.kernel, "ld.shared.b32 r21")];
   EXPECT_EQ(bs.tbRedundant, bs.executed);
   EXPECT_EQ(as.tbRedundant, 0u);
   EXPECT_GT(l.fraction(l.tbRedundant), 0.3);

@@ -1,193 +1,32 @@
-// Assembler and disassembler tests: the malformed-input collection in tests/asm_errors, round
-// trips through the disassembler, robustness against mutated input, and parsing semantics.
+// Assembler and disassembler round trips (workload kernels, every format, every opcode, random
+// instructions), and robustness against mutated input.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <random>
-#include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "isa/assembler.h"
 #include "isa/diagnostics.h"
 #include "isa/disassembler.h"
 #include "isa/kernel.h"
+#include "tests/isa/test_support.h"
 
 using namespace simtlm;
-namespace fs = std::filesystem;
+using simtlm::test::filesWithExtension;
+using simtlm::test::kernelDir;
+using simtlm::test::readFile;
 
 namespace {
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<fs::path> filesWithExtension(const fs::path& dir, const std::string& ext) {
-  std::vector<fs::path> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.is_regular_file() && e.path().extension() == ext) out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-fs::path errorDir() { return fs::path(SIMTLM_TEST_DIR) / "asm_errors"; }
-fs::path kernelDir() { return fs::path(SIMTLM_SOURCE_DIR) / "workloads" / "kernels"; }
-
-uint32_t floatBits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-
-// Assembles `text`, expecting an InputError; returns it (or fails the test).
-InputError assembleError(const std::string& text) {
-  try {
-    isa::assemble(text, "t.s");
-  } catch (const InputError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "expected an InputError for:\n" << text;
-  return InputError("t.s", -1, -1, "no error");
-}
-
 // ---------------------------------------------------------------------------------------------
-// (a) The malformed-input collection: every file's first line is
-//     "// expect: <name>.s:LINE:COL: error: <message>".
-
-struct Expectation {
-  bool ok = false;
-  std::string text;  // the substring the message must contain
-  int line = 0, col = 0;
-};
-
-Expectation parseExpectation(const fs::path& p) {
-  Expectation e;
-  std::string content = readFile(p);
-  std::string first = content.substr(0, content.find('\n'));
-  const std::string prefix = "// expect: ";
-  if (first.compare(0, prefix.size(), prefix) != 0) return e;
-  e.text = first.substr(prefix.size());
-  std::smatch m;
-  static const std::regex pos(R"(\.s:([0-9]+):([0-9]+): error: .+)");
-  if (!std::regex_search(e.text, m, pos)) return e;
-  e.line = std::stoi(m[1]);
-  e.col = std::stoi(m[2]);
-  e.ok = true;
-  return e;
-}
-
-std::vector<std::string> errorCaseNames() {
-  std::vector<std::string> names;
-  for (const auto& p : filesWithExtension(errorDir(), ".s")) names.push_back(p.stem().string());
-  return names;
-}
-
-class AssemblerErrorCase : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(AssemblerErrorCase, ThrowsAtExpectedPosition) {
-  fs::path p = errorDir() / (GetParam() + ".s");
-  Expectation e = parseExpectation(p);
-  ASSERT_TRUE(e.ok) << p << ": first line must be '// expect: NAME.s:LINE:COL: error: MESSAGE'";
-  try {
-    isa::assembleFile(p.string());
-    FAIL() << p << " assembled without error";
-  } catch (const InputError& err) {
-    std::string what = err.what();
-    EXPECT_EQ(err.file(), p.string());
-    EXPECT_EQ(err.line(), e.line) << what;
-    EXPECT_EQ(err.col(), e.col) << what;
-    EXPECT_NE(what.find(e.text), std::string::npos) << "expected: " << e.text << "\ngot: " << what;
-    EXPECT_EQ(what.find('\n'), std::string::npos) << "message must be one line: " << what;
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(AssemblerFiles, AssemblerErrorCase, ::testing::ValuesIn(errorCaseNames()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
-
-TEST(AssemblerErrors, CollectionIsComplete) {
-  auto names = errorCaseNames();
-  EXPECT_GE(names.size(), 25u);
-  for (const auto& n : names) {
-    Expectation e = parseExpectation(errorDir() / (n + ".s"));
-    EXPECT_TRUE(e.ok) << n;
-    // The expectation names this very file.
-    EXPECT_EQ(e.text.rfind(n + ".s:", 0), 0u) << n << ": " << e.text;
-  }
-}
-
-TEST(AssemblerErrors, MissingFileIsLineZero) {
-  try {
-    isa::assembleFile("/nonexistent/dir/kernel.s");
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.line(), 0);
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/dir/kernel.s"), std::string::npos);
-  }
-}
-
-TEST(AssemblerErrors, ColumnsInLaterStatementsAndTabs) {
-  // Columns count bytes from 1, including statements after ';'.
-  InputError e = assembleError(".kernel k\nnop; nop ;  frob r1\n");
-  EXPECT_EQ(e.line(), 2);
-  EXPECT_EQ(e.col(), 13);
-  e = assembleError(".kernel k\n\tadd.u32 r0, r1, r99\n");
-  EXPECT_EQ(e.col(), 18);
-  EXPECT_EQ(e.message(), "register 'r99' out of range (r0..r63)");
-}
-
-TEST(AssemblerErrors, MessagesSayWhatWasExpected) {
-  EXPECT_EQ(assembleError(".kernel k\n mov.b32 r0, 1 {darsie=dr\n").message(),
-            "expected '}' to close the hints, found end of statement");
-  EXPECT_EQ(assembleError(".kernel k\n mov.b32 r0, 1 {}\n").message(),
-            "expected a hint name (darsie or bow), found '}'");
-  EXPECT_EQ(assembleError(".kernel k\n mov.b32 r0, 1 {color=red}\n").message(),
-            "unknown hint 'color' (expected darsie or bow)");
-  EXPECT_EQ(assembleError(".kernel k\n st.global.b32 [8], r1\n").message(),
-            "st.global needs a base register");
-  EXPECT_EQ(assembleError(".kernel k\n atom.global.add.u32 r0, [8], r1\n").message(),
-            "global atomics need a base register");
-  EXPECT_EQ(assembleError(".kernel k\n mov.b32 r0x10, 1\n").message(),
-            "malformed register 'r0x10' (expected r0..r63)");
-  EXPECT_EQ(assembleError(".kernel k\n add.u32 r0, r0, 0x0x5\n").message(), "malformed integer '0x0x5'");
-  EXPECT_EQ(assembleError(".kernel k\n add.f32 r0, r0, 1e39\n").message(),
-            "float literal '1e39' is out of range for f32");
-  EXPECT_EQ(assembleError(".kernel k\n add.f32 r0, r0, 1.5.2\n").message(),
-            "malformed float literal '1.5.2'");
-  EXPECT_EQ(assembleError(".kernel k\n.const C 12abc\n exit\n").message(), "malformed integer '12abc'");
-  EXPECT_EQ(assembleError(".kernel k\n.const pt 1\n exit\n").message(),
-            "'pt' is reserved and cannot name a constant");
-  EXPECT_EQ(assembleError(".kernel k\n.param A\n.const A 1\n exit\n").message(), "'A' is already defined");
-  EXPECT_EQ(assembleError(".kernel k\n add.u32 r0, r0, -2147483649\n").message(),
-            "integer -2147483649 does not fit in 32 bits");
-  EXPECT_EQ(assembleError(".kernel k\n ld.shared.b32 r0, [r1-524289]\n").message(),
-            "memory offset -524289 out of range [-524288, 524287]");
-  EXPECT_EQ(assembleError(".kernel k\n ld.shared.b32 r0, [524288]\n").message(),
-            "absolute address 524288 out of range [0, 524287]");
-  EXPECT_EQ(assembleError(".kernel k\n ld.shared.b32 r0, [r1+2.5]\n").message(),
-            "float literal '2.5' where an integer is expected");
-  EXPECT_EQ(assembleError(".kernel k\n bra 12\n").message(), "expected a label after bra, found '12'");
-  EXPECT_EQ(assembleError(".kernel k\n bra end\nend:\n").message(), "label 'end' is past the last instruction");
-  EXPECT_EQ(assembleError(".kernel k\n mov.b32 r0, \x01\n").message(),
-            "expected a register or an immediate for source a, found '\\x01'");
-  EXPECT_EQ(assembleError(".kernel k\n.shared 6\n exit\n").message(), ".shared size must be a multiple of 4 bytes");
-  EXPECT_EQ(assembleError(".kernel k\n.regs 2.0\n exit\n").message(),
-            "float literal '2.0' where an integer is expected");
-}
-
-// ---------------------------------------------------------------------------------------------
-// (b) Round trips: assemble -> disassemble -> assemble gives the same words, and disassembling
-//     again gives the same text.
+// Round trips: assemble -> disassemble -> assemble gives the same words, and disassembling
+// again gives the same text.
 
 void expectRoundTrip(const isa::Kernel& k1, const std::string& what) {
   SCOPED_TRACE(what);
@@ -425,8 +264,8 @@ TEST(AssemblerRoundTrip, RandomInstructions) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// (c) Robustness: mutated kernels either assemble (and then round-trip) or throw InputError with
-//     a one-line, printable message at a real position. Deterministic (fixed seed).
+// Robustness: mutated kernels either assemble (and then round-trip) or throw InputError with
+// a one-line, printable message at a real position. Deterministic (fixed seed).
 
 class Mutator {
  public:
@@ -592,192 +431,6 @@ TEST(AssemblerRobustness, MutatedKernelsNeverCrash) {
   std::printf("fuzz: %d assembled, %d rejected\n", assembled, rejected);
   EXPECT_GT(assembled, kIterations / 20);
   EXPECT_GT(rejected, kIterations / 4);
-}
-
-// ---------------------------------------------------------------------------------------------
-// (d) Parsing semantics.
-
-isa::Kernel asmText(const std::string& body) { return isa::assemble(".kernel t\n" + body, "t.s"); }
-
-TEST(AssemblerSemantics, ConstSubstitution) {
-  auto k = asmText(
-      ".const TILE 32\n.const NEG -3\n.const HEX 0x10\n.const HALF 0.5\n"
-      "add.u32 r0, r0, TILE\nadd.u32 r0, r0, NEG\nsub.u32 r0, r0, -NEG\n"
-      "and.b32 r0, r0, HEX\nmul.f32 r1, r1, HALF\nmul.f32 r1, r1, -HALF\nld.shared.b32 r2, [r3+TILE]\n"
-      "ld.shared.b32 r2, [r3+NEG]\nsetp.lt.s32 p0, r0, TILE\nexit\n");
-  ASSERT_EQ(k.size(), 10u);
-  EXPECT_TRUE(k.instrs[0].hasImm);
-  EXPECT_EQ(k.instrs[0].imm, 32u);
-  EXPECT_EQ(k.instrs[1].imm, static_cast<uint32_t>(-3));
-  EXPECT_EQ(k.instrs[2].imm, 3u);
-  EXPECT_EQ(k.instrs[3].imm, 16u);
-  EXPECT_EQ(k.instrs[4].imm, floatBits(0.5f));
-  EXPECT_EQ(k.instrs[5].imm, floatBits(-0.5f));
-  EXPECT_EQ(k.instrs[6].off, 32);
-  EXPECT_EQ(k.instrs[7].off, -3);
-  EXPECT_EQ(k.instrs[8].imm, 32u);
-}
-
-TEST(AssemblerSemantics, ParamOffsets) {
-  auto k = asmText(".param A\n.param B\n.param C\n.param D\n"
-                   "ld.param.b32 r0, [A]\nld.param.b32 r1, [B]\nld.param.b32 r2, [D]\n"
-                   "add.u32 r3, r3, C\nexit\n");
-  ASSERT_EQ(k.params.size(), 4u);
-  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(k.params[i].offset, 4 * i);
-  EXPECT_EQ(k.params[2].name, "C");
-  EXPECT_EQ(k.paramBytes(), 16u);
-  EXPECT_FALSE(k.instrs[0].hasBase);
-  EXPECT_EQ(k.instrs[0].off, 0);
-  EXPECT_EQ(k.instrs[1].off, 4);
-  EXPECT_EQ(k.instrs[2].off, 12);
-  EXPECT_EQ(k.instrs[3].imm, 8u);
-}
-
-TEST(AssemblerSemantics, LabelsOnInstructionLines) {
-  auto k = asmText("mov.b32 r0, 0\nloop: add.u32 r0, r0, 1\nsetp.lt.u32 p0, r0, 10\n"
-                   "@p0 bra loop\nbra end\nalso: end: exit\n");
-  ASSERT_EQ(k.size(), 6u);
-  EXPECT_EQ(k.instrs[3].op, isa::Op::BRA);
-  EXPECT_EQ(k.instrs[3].imm, isa::Kernel::pcOf(1));
-  EXPECT_EQ(k.instrs[3].guard, 0);
-  EXPECT_EQ(k.instrs[4].imm, isa::Kernel::pcOf(5));
-  EXPECT_EQ(k.labels.at(isa::Kernel::pcOf(1)), "loop");
-  // Two labels at one PC: the first defined names it.
-  EXPECT_EQ(k.labels.at(isa::Kernel::pcOf(5)), "also");
-}
-
-TEST(AssemblerSemantics, MultipleStatementsPerLine) {
-  auto k = asmText("mov.b32 r0, 1; mov.b32 r1, 2 ;mov.b32 r2, 3;\n;; exit ;\n");
-  ASSERT_EQ(k.size(), 4u);
-  EXPECT_EQ(k.instrs[2].imm, 3u);
-  EXPECT_EQ(k.sourceLines[0], 2);
-  EXPECT_EQ(k.sourceLines[2], 2);
-  EXPECT_EQ(k.sourceLines[3], 3);
-  EXPECT_EQ(k.instrs[3].op, isa::Op::EXIT);
-}
-
-TEST(AssemblerSemantics, Comments) {
-  auto k = isa::assemble(
-      "// leading comment\n# hash comment\n.kernel c // trailing\n.regs 4 # trailing hash\n"
-      "  mov.b32 r0, 1 // ; mov.b32 r1, 2 is inside the comment\n"
-      "  mov.b32 r1, 2 # exit\n\r\n  exit\r\n// add.u32 r0, r0, r0\n",
-      "c.s");
-  EXPECT_EQ(k.name, "c");
-  EXPECT_EQ(k.numRegs, 4);
-  ASSERT_EQ(k.size(), 3u);
-  EXPECT_EQ(k.instrs[2].op, isa::Op::EXIT);
-  EXPECT_EQ(k.sourceLines[2], 8);
-}
-
-TEST(AssemblerSemantics, FloatImmediates) {
-  auto k = asmText("add.f32 r0, r0, 1.5\nadd.f32 r0, r0, -2.5\nmul.f32 r0, r0, 1e3\n"
-                   "mul.f32 r0, r0, 2.5E-1\nmov.b32 r1, 1.0\nsetp.lt.f32 p0, r0, inf\n"
-                   "min.f32 r0, r0, -inf\ncvt.s32.f32 r2, 7.75\nexit\n");
-  EXPECT_EQ(k.instrs[0].imm, floatBits(1.5f));
-  EXPECT_EQ(k.instrs[1].imm, floatBits(-2.5f));
-  EXPECT_EQ(k.instrs[2].imm, floatBits(1000.0f));
-  EXPECT_EQ(k.instrs[3].imm, floatBits(0.25f));
-  EXPECT_EQ(k.instrs[4].imm, 0x3f800000u);
-  EXPECT_EQ(k.instrs[5].imm, 0x7f800000u);
-  EXPECT_EQ(k.instrs[6].imm, 0xff800000u);
-  EXPECT_EQ(k.instrs[7].imm, floatBits(7.75f));
-  auto nan = asmText("add.f32 r0, r0, nan\nexit\n");
-  EXPECT_EQ(nan.instrs[0].imm & 0x7f800000u, 0x7f800000u);
-  EXPECT_NE(nan.instrs[0].imm & 0x007fffffu, 0u);
-}
-
-TEST(AssemblerSemantics, DecimalIntegerInF32ContextIsConverted) {
-  auto k = asmText("mul.f32 r0, r0, 2\nadd.f32 r0, r0, -1\nsetp.gt.f32 p0, r0, 0\n"
-                   "fma.f32 r0, r0, r0, r0\ncvt.u32.f32 r1, 16777217\nexit\n");
-  EXPECT_EQ(k.instrs[0].imm, 0x40000000u);
-  EXPECT_EQ(k.instrs[1].imm, 0xbf800000u);
-  EXPECT_EQ(k.instrs[2].imm, 0u);
-  EXPECT_EQ(k.instrs[4].imm, floatBits(16777216.0f));  // rounded to the nearest float
-  // In b32 (bit) context a decimal integer stays an integer.
-  EXPECT_EQ(asmText("mov.b32 r0, 2\nexit\n").instrs[0].imm, 2u);
-}
-
-TEST(AssemblerSemantics, HexInF32ContextIsRawBits) {
-  auto k = asmText("add.f32 r0, r0, 0x3f800000\nsetp.eq.f32 p0, r0, 0x7fc00000\nmov.b32 r1, 0XDEADBEEF\n"
-                   "add.u32 r2, r2, 0x1e5\nexit\n");
-  EXPECT_EQ(k.instrs[0].imm, 0x3f800000u);
-  EXPECT_EQ(k.instrs[1].imm, 0x7fc00000u);
-  EXPECT_EQ(k.instrs[2].imm, 0xdeadbeefu);
-  EXPECT_EQ(k.instrs[3].imm, 0x1e5u);  // hex 'e' is a digit, not an exponent
-}
-
-TEST(AssemblerSemantics, NegativeImmediates) {
-  auto k = asmText("add.u32 r0, r0, -1\nadd.u32 r0, r0, -2147483648\nmov.b32 r0, -0x10\n"
-                   "setp.gt.s32 p0, r0, - 5\nadd.u32 r0, r0, 4294967295\nexit\n");
-  EXPECT_EQ(k.instrs[0].imm, 0xffffffffu);
-  EXPECT_EQ(k.instrs[1].imm, 0x80000000u);
-  EXPECT_EQ(k.instrs[2].imm, static_cast<uint32_t>(-16));
-  EXPECT_EQ(k.instrs[3].imm, static_cast<uint32_t>(-5));
-  EXPECT_EQ(k.instrs[4].imm, 0xffffffffu);
-}
-
-TEST(AssemblerSemantics, MemoryOperands) {
-  auto k = asmText("ld.shared.b32 r0, [64]\nld.param.b32 r1, [8]\nst.shared.b32 [16], r1\n"
-                   "ld.global.b32 r2, [r3-8]\nld.global.b32 r2, [r3+0x10]\nld.global.b32 r2, [ r3 ]\n"
-                   "atom.shared.add.u32 r4, [0], r5\nld.shared.b32 r0, [r1-0]\nexit\n");
-  EXPECT_FALSE(k.instrs[0].hasBase);
-  EXPECT_EQ(k.instrs[0].off, 64);
-  EXPECT_FALSE(k.instrs[1].hasBase);
-  EXPECT_EQ(k.instrs[1].off, 8);
-  EXPECT_FALSE(k.instrs[2].hasBase);
-  EXPECT_EQ(k.instrs[2].off, 16);
-  EXPECT_EQ(k.instrs[2].b, 1);
-  EXPECT_TRUE(k.instrs[3].hasBase);
-  EXPECT_EQ(k.instrs[3].a, 3);
-  EXPECT_EQ(k.instrs[3].off, -8);
-  EXPECT_EQ(k.instrs[4].off, 16);
-  EXPECT_TRUE(k.instrs[5].hasBase);
-  EXPECT_EQ(k.instrs[5].off, 0);
-  EXPECT_FALSE(k.instrs[6].hasBase);
-  EXPECT_EQ(k.instrs[7].off, 0);
-}
-
-TEST(AssemblerSemantics, RegsInferredWhenAbsent) {
-  EXPECT_EQ(asmText("mov.b32 r13, 1\nadd.u32 r2, r13, r5\nexit\n").numRegs, 14);
-  EXPECT_EQ(asmText("ld.global.b32 r0, [r9+4]\nexit\n").numRegs, 10);  // the base counts
-  EXPECT_EQ(asmText("st.shared.b32 [0], r20\nexit\n").numRegs, 21);
-  EXPECT_EQ(asmText("mov.b32 r63, 1\nexit\n").numRegs, 64);
-  EXPECT_EQ(asmText("nop\nexit\n").numRegs, 1);
-  EXPECT_EQ(asmText(".regs 32\nmov.b32 r3, 1\nexit\n").numRegs, 32);  // declared wins
-}
-
-TEST(AssemblerSemantics, GuardsAndHintsEncode) {
-  auto k = asmText("@!p3 add.u32 r1, r2, r3 {darsie=dr, bow=both}\n@pt exit {bow=boc}\n"
-                   "bar.sync {darsie=dr}\nbar.sync 3\n");
-  const auto& a = k.instrs[0];
-  EXPECT_EQ(a.guard, 3);
-  EXPECT_TRUE(a.guardNeg);
-  EXPECT_EQ(a.darsie, isa::Redundancy::Definite);
-  EXPECT_EQ(a.bow, isa::BowHint::Both);
-  EXPECT_EQ(k.instrs[1].guard, isa::kPredTrue);
-  EXPECT_FALSE(k.instrs[1].guardNeg);
-  EXPECT_EQ(k.instrs[1].bow, isa::BowHint::Bypass);
-  EXPECT_EQ(k.instrs[1].darsie, isa::Redundancy::Vector);
-  EXPECT_EQ(k.instrs[2].imm, 0u);
-  EXPECT_EQ(k.instrs[2].darsie, isa::Redundancy::Definite);
-  EXPECT_EQ(k.instrs[3].imm, 3u);
-  // The code words decode back to the same instructions.
-  for (size_t i = 0; i < k.size(); ++i) {
-    isa::Instr d;
-    ASSERT_TRUE(isa::decode(k.code[i], d));
-    EXPECT_EQ(isa::encode(d), k.code[i]);
-    EXPECT_EQ(d.guard, k.instrs[i].guard);
-  }
-}
-
-TEST(AssemblerSemantics, KernelMetadata) {
-  auto k = isa::assemble(".kernel meta\n.regs 8\n.shared 4096\n.param X\nexit\n", "meta.s");
-  EXPECT_EQ(k.name, "meta");
-  EXPECT_EQ(k.sourceFile, "meta.s");
-  EXPECT_EQ(k.numRegs, 8);
-  EXPECT_EQ(k.sharedBytes, 4096u);
-  ASSERT_EQ(k.code.size(), 1u);
-  EXPECT_EQ(k.sourceLines[0], 5);
 }
 
 }  // namespace
