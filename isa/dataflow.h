@@ -1,10 +1,14 @@
 // A forward dataflow solver over per-register abstract values, shared by the redundancy
 // (DARSIE) and value-structure (uniform/affine) analyses.
 //
-// Soundness under control flow (DESIGN.md rule 2): at the immediate post-dominator of a
-// conditional branch, every register written anywhere in the branch's influence region is met
-// with the abstract value of the branch's predicate. A value defined under a branch that not
-// all warps (or lanes) take alike therefore loses its redundancy where the paths join.
+// Soundness under control flow (DESIGN.md rule 2): wherever paths that leave a conditional
+// branch by different edges can meet again, every register written on the way is met with the
+// abstract value of the branch's predicate. A value defined under a branch that not all warps
+// (or lanes) take alike therefore loses its redundancy where the paths join. The meeting
+// points are the branch's immediate post-dominator and every block of its influence region
+// that paths from both edges reach first (a second entry into a region, a loop left by a
+// warp-dependent break, the block where the surviving paths meet when one side may `exit` and
+// the post-dominator is therefore the kernel exit).
 #pragma once
 
 #include <array>
@@ -25,6 +29,72 @@ inline void writtenSlots(const Instr& in, std::vector<int>& out) {
   Format f = info(in.op).format;
   if (writesGpr(f)) out.push_back(in.d);
   if (writesPred(f)) out.push_back(predSlot(in.d));
+}
+
+// The blocks where paths leaving the conditional branch that ends block `b` by different edges
+// can meet (Karrenberg and Hack's join points): its immediate post-dominator (unless that is
+// the kernel exit) and every block of its influence region reached from two different edges
+// or from two different earlier join points. Paths may run through `b` again (the branch in a
+// loop), which only adds join points.
+inline std::vector<int> joinBlocks(const Cfg& cfg, int b) {
+  const int nb = cfg.numBlocks();
+  const auto& blocks = cfg.blocks();
+  const std::vector<int>& succs = blocks[b].succs;
+  const int stop = cfg.ipdom(b);
+  std::vector<int> out;
+  if (succs.size() >= 2) {
+    std::vector<char> inRegion(nb + 1, 0);
+    for (int r : cfg.influenceRegion(b)) inRegion[r] = 1;
+    // label: the edge of b (nb + 1 + i) or the join point (its own id) a block is reached from.
+    std::vector<int> label(nb + 1, -1);
+    std::vector<char> isJoin(nb + 1, 0);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (int x : cfg.reversePostOrder()) {
+        if (!inRegion[x] && x != stop) continue;
+        int lab = -1;
+        bool join = isJoin[x];
+        auto reach = [&](int l) {
+          if (l < 0) return;
+          if (lab < 0) lab = l;
+          else if (lab != l) join = true;
+        };
+        for (size_t i = 0; i < succs.size(); ++i)
+          if (succs[i] == x) reach(nb + 1 + static_cast<int>(i));
+        for (int p : blocks[x].preds)
+          if (inRegion[p]) reach(label[p]);
+        int nl = join ? x : lab;
+        if (join != static_cast<bool>(isJoin[x]) || nl != label[x]) {
+          isJoin[x] = join;
+          label[x] = nl;
+          changed = true;
+        }
+      }
+    }
+    for (int x = 0; x < nb; ++x)
+      if (isJoin[x] || x == stop) out.push_back(x);
+  } else if (stop < nb) {
+    out.push_back(stop);
+  }
+  return out;
+}
+
+// Blocks of the influence region of the branch ending `b` from which `join` can be reached
+// without passing through `join`: where the values that meet at `join` were written.
+inline std::vector<int> blocksReaching(const Cfg& cfg, int b, int join) {
+  const int nb = cfg.numBlocks();
+  std::vector<char> inRegion(nb + 1, 0), seen(nb + 1, 0);
+  for (int r : cfg.influenceRegion(b)) inRegion[r] = 1;
+  std::vector<int> work(cfg.blocks()[join].preds), out;
+  while (!work.empty()) {
+    int x = work.back();
+    work.pop_back();
+    if (x == join || !inRegion[x] || seen[x]) continue;
+    seen[x] = 1;
+    out.push_back(x);
+    for (int p : cfg.blocks()[x].preds) work.push_back(p);
+  }
+  return out;
 }
 
 // V must provide: static V top(); V meet(V, V); bool operator==.
@@ -54,12 +124,14 @@ std::vector<SlotState<V>> solveForward(const Kernel& k, const Cfg& cfg, const Sl
     const Instr& last = k.instrs[cfg.blocks()[b].last];
     bool conditional = (last.op == Op::BRA || last.op == Op::EXIT) &&
                        (last.guard != kPredTrue || last.guardNeg);
-    if (!conditional || cfg.ipdom(b) >= nb) continue;
-    Join j{cfg.ipdom(b), cfg.blocks()[b].last, {}};
-    for (int r : cfg.influenceRegion(b))
-      for (size_t i = cfg.blocks()[r].first; i <= cfg.blocks()[r].last; ++i)
-        writtenSlots(k.instrs[i], j.slots);
-    joins.push_back(std::move(j));
+    if (!conditional) continue;
+    for (int jb : joinBlocks(cfg, b)) {
+      Join j{jb, cfg.blocks()[b].last, {}};
+      for (int r : blocksReaching(cfg, b, jb))
+        for (size_t i = cfg.blocks()[r].first; i <= cfg.blocks()[r].last; ++i)
+          writtenSlots(k.instrs[i], j.slots);
+      joins.push_back(std::move(j));
+    }
   }
 
   for (bool changed = true; changed;) {

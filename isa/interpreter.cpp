@@ -313,6 +313,10 @@ class BlockRunner {
         const uint32_t* b = reg(w, in.b);
         const uint32_t* c = oi.format == Format::AtomicCas ? reg(w, in.c) : zero_;
         int sc = oi.format == Format::AtomicCas ? 1 : 0;
+        if (observe) {
+          std::memcpy(srcCopy_[0], b, n * 4);
+          if (sc) std::memcpy(srcCopy_[1], c, n * 4);
+        }
         // Lanes perform their read-modify-write one after another, in lane order.
         for (int l = 0; l < n; ++l) {
           if (!(exec >> l & 1u)) continue;
@@ -327,7 +331,13 @@ class BlockRunner {
         uint32_t* d = reg(w, in.d);
         for (int l = 0; l < n; ++l)
           if (exec >> l & 1u) d[l] = tmpR_[l];
-        if (observe) { addSrc(tmpA_, 1); addSrc(b, 1); if (sc) addSrc(c, 1); ev.result = d; }
+        if (observe) {
+          // Operands as read: d may alias b or c, which the loop above has already overwritten.
+          addSrc(tmpA_, 1);
+          addSrc(srcCopy_[0], 1);
+          if (sc) addSrc(srcCopy_[1], 1);
+          ev.result = d;
+        }
         break;
       }
       case Format::Branch: {
