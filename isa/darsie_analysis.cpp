@@ -90,10 +90,11 @@ DarsieMarking markRedundancy(const Kernel& k, const Cfg& cfg, const DarsieOption
 bool depsRepeatPerWarp(uint8_t deps, const Dim3& block, uint32_t warpSize) {
   // tid.x of lane l in warp w is (w*W + l) mod X: the same in every warp iff X divides W.
   // tid.y is ((w*W + l) / X) mod Y: iff X*Y divides W; tid.z: iff X*Y*Z divides W.
+  // A component whose extent is 1 is always 0.
   uint64_t x = block.x, xy = x * block.y, xyz = xy * block.z;
-  if ((deps & kDepX) && warpSize % x) return false;
-  if ((deps & kDepY) && warpSize % xy) return false;
-  if ((deps & kDepZ) && warpSize % xyz) return false;
+  if ((deps & kDepX) && block.x > 1 && warpSize % x) return false;
+  if ((deps & kDepY) && block.y > 1 && warpSize % xy) return false;
+  if ((deps & kDepZ) && block.z > 1 && warpSize % xyz) return false;
   return true;
 }
 

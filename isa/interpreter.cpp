@@ -361,7 +361,9 @@ class BlockRunner {
         if (exec != active) fault(wi, -1, pc, "bar.sync under a predicate that is false for some lanes");
         if (active != (w.liveMask & ~w.exited))
           fault(wi, -1, pc, "bar.sync executed by a diverged warp (active lanes " + hex(active) +
-                                " of " + hex(w.liveMask & ~w.exited) + ")");
+                                " of " + hex(w.liveMask & ~w.exited) +
+                                "; lanes that leave early must do so with a guarded `@p exit`, "
+                                "not a branch to an exit)");
         w.state = WarpState::AtBarrier;
         w.barrierId = in.imm;
         w.barrierPc = pc;

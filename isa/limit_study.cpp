@@ -34,10 +34,10 @@ Structure structureOf(const uint32_t* v, int stride, uint32_t mask, int lanes) {
   if (second < 0) return Structure::Uniform;
   uint32_t base = v[first];
   // Stride per lane; with non-adjacent lanes the stride must divide exactly.
-  uint32_t diff = v[second] - base;
-  uint32_t gap = static_cast<uint32_t>(second - first);
+  int64_t diff = static_cast<int32_t>(v[second] - base);  // strides may be negative
+  int64_t gap = second - first;
   if (diff % gap) return Structure::Unstructured;
-  uint32_t stride1 = diff / gap;
+  uint32_t stride1 = static_cast<uint32_t>(diff / gap);
   for (int l = second; l < lanes; ++l)
     if ((mask >> l & 1u) && v[l] != base + stride1 * static_cast<uint32_t>(l - first))
       return Structure::Unstructured;
@@ -108,8 +108,9 @@ void LimitStudy::onWarpStep(const WarpStep& s) {
   }
   Structure st = Structure::Uniform;
   if (s.result) {
-    for (int l = 0; l < s.lanes; ++l)
-      if (s.execMask >> l & 1u) sig_.push_back(s.result[l]);
+    // The whole destination vector: lanes whose guard is false keep their old value, and a
+    // follower sharing the result would read those too.
+    for (int l = 0; l < s.lanes; ++l) sig_.push_back(s.result[l]);
     st = structureOf(s.result, 1, s.execMask, s.lanes);
   }
   if (warpUniform) { r_.warpRedundant++; pc.warpRedundant++; }

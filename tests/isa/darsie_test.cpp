@@ -138,3 +138,18 @@ top:
   EXPECT_EQ(label(m.instr[findInstr(k, "add.u32 r3")]), "DR");
   EXPECT_EQ(label(m.instr[findInstr(k, "add.u32 r5")]), "V");
 }
+
+TEST(Darsie, PromotionConditionPerComponent) {
+  // tid.x repeats per warp when block.x divides the warp size.
+  EXPECT_TRUE(depsRepeatPerWarp(kDepX, {16, 16, 1}, 32));
+  EXPECT_FALSE(depsRepeatPerWarp(kDepX, {64, 1, 1}, 32));
+  EXPECT_FALSE(depsRepeatPerWarp(kDepX, {12, 4, 1}, 32));  // 12 does not divide 32
+  // tid.y when block.x * block.y divides it, or trivially when block.y is 1.
+  EXPECT_FALSE(depsRepeatPerWarp(kDepY, {16, 16, 1}, 32));
+  EXPECT_TRUE(depsRepeatPerWarp(kDepY, {8, 4, 2}, 32));
+  EXPECT_TRUE(depsRepeatPerWarp(kDepY, {64, 1, 1}, 32));
+  EXPECT_TRUE(depsRepeatPerWarp(kDepZ, {64, 2, 1}, 32));
+  EXPECT_FALSE(depsRepeatPerWarp(kDepZ, {4, 4, 4}, 32));
+  EXPECT_TRUE(depsRepeatPerWarp(kDepX | kDepY | kDepZ, {4, 2, 4}, 32));
+  EXPECT_FALSE(depsRepeatPerWarp(kDepX | kDepY, {32, 2, 1}, 32));
+}

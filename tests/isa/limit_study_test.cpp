@@ -1,6 +1,7 @@
 // The redundancy limit study (DARSIE Fig. 1, 2, 3) on known kernels, with exact counts.
 #include <gtest/gtest.h>
 
+#include "isa/assembler.h"
 #include "isa/limit_study.h"
 #include "tests/isa/test_support.h"
 #include "workloads/workload.h"
@@ -104,4 +105,29 @@ TEST(LimitStudy, Deterministic) {
   EXPECT_EQ(a.limit.gridRedundant, b.limit.gridRedundant);
   EXPECT_EQ(a.limit.warpRedundant, b.limit.warpRedundant);
   EXPECT_EQ(a.counts.warpByClass, b.counts.warpByClass);
+}
+
+TEST(LimitStudy, NegativeStridesAreAffine) {
+  // Every warp computes 100 - 3 * lane: TB-redundant and affine with a negative stride, also
+  // when only every third lane executes.
+  isa::Kernel k = isa::assemble(R"(
+.kernel neg
+  s2r r0, %laneid
+  mul.lo.u32 r1, r0, 3
+  mov.b32 r2, 100
+  sub.u32 r3, r2, r1
+  rem.u32 r4, r0, 3
+  setp.eq.b32 p0, r4, 0
+  @p0 sub.u32 r5, r2, r1
+  exit
+)", "neg.s");
+  isa::GlobalMemory mem;
+  isa::LaunchConfig l;
+  l.block = {64, 1, 1};
+  isa::LimitStudy study;
+  isa::Interpreter(k, mem).run(l, &study);
+  const auto& sub = study.result().perPc[3];
+  const auto& guarded = study.result().perPc[6];
+  EXPECT_EQ(sub.tbByStructure[static_cast<int>(Structure::Affine)], 2u);
+  EXPECT_EQ(guarded.tbByStructure[static_cast<int>(Structure::Affine)], 2u);
 }
