@@ -7,37 +7,9 @@
 
 #include "isa/diagnostics.h"
 #include "isa/semantics.h"
+#include "isa/warp.h"
 
 namespace simtlm::isa {
-
-std::string Dim3::str() const {
-  return "(" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ")";
-}
-
-void LaunchConfig::validate(const Kernel& kernel) const {
-  auto range = [](const char* what, uint64_t v, uint64_t lo, uint64_t hi) {
-    if (v < lo || v > hi)
-      throw std::invalid_argument(std::string(what) + " = " + std::to_string(v) + " is outside [" +
-                                  std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  };
-  range("warp size", warpSize, 1, 32);
-  range("grid.x", grid.x, 1, 0x7FFFFFFF);
-  range("grid.y", grid.y, 1, 65535);
-  range("grid.z", grid.z, 1, 65535);
-  range("block.x", block.x, 1, 1024);
-  range("block.y", block.y, 1, 1024);
-  range("block.z", block.z, 1, 64);
-  range("threads per block", block.count(), 1, 1024);
-  if (params.size() != kernel.params.size()) {
-    std::string msg = "kernel '" + kernel.name + "' takes " + std::to_string(kernel.params.size()) +
-                      " parameters, launch gives " + std::to_string(params.size());
-    for (size_t i = params.size(); i < kernel.params.size(); ++i)
-      msg += (i == params.size() ? " (missing '" : ", '") + kernel.params[i].name + "'" +
-             (i + 1 == kernel.params.size() ? ")" : "");
-    throw std::invalid_argument(msg);
-  }
-}
-
 namespace {
 
 std::string hex(uint32_t v) {
@@ -46,21 +18,13 @@ std::string hex(uint32_t v) {
   return b;
 }
 
-struct StackEntry {
-  uint32_t pc, rpc, mask;
-};
-
 enum class WarpState { Ready, AtBarrier, Done };
 
-struct Warp {
-  std::vector<uint32_t> regs;  // regs[r * W + lane]
-  std::array<uint32_t, kNumPreds + 1> preds{};  // lane bit masks; index 7 (pt) is all ones
-  std::vector<StackEntry> stack;
-  uint32_t exited = 0;
-  uint32_t liveMask = 0;  // lanes that exist
+// A warp of the block being run, with what the block scheduler knows of it.
+struct WarpSlot {
+  WarpContext ctx;
   WarpState state = WarpState::Ready;
   uint32_t barrierId = 0, barrierPc = 0;
-  std::array<std::vector<uint32_t>, kNumSpecials> specials;
 };
 
 // Runs one thread block to completion.
@@ -76,8 +40,9 @@ class BlockRunner {
     uint32_t threads = static_cast<uint32_t>(l_.block.count());
     uint32_t numWarps = (threads + W_ - 1) / W_;
     shared_.assign(k_.sharedBytes, 0);
-    warps_.assign(numWarps, Warp{});
-    for (uint32_t w = 0; w < numWarps; ++w) initWarp(w, threads);
+    warps_.clear();
+    warps_.reserve(numWarps);
+    for (uint32_t w = 0; w < numWarps; ++w) warps_.push_back({WarpContext(k_, l_, ctaid_, w)});
     if (obs_) obs_->onBlockStart(blockLinear_, numWarps);
     counts_.blocks++;
     counts_.warps += numWarps;
@@ -88,11 +53,11 @@ class BlockRunner {
     while (done < numWarps) {
       bool progress = false;
       for (uint32_t w = 0; w < numWarps; ++w) {
-        Warp& warp = warps_[w];
-        if (warp.state != WarpState::Ready) continue;
-        for (int q = 0; q < kQuantum && warp.state == WarpState::Ready; ++q) step(w, warp);
+        WarpSlot& slot = warps_[w];
+        if (slot.state != WarpState::Ready) continue;
+        for (int q = 0; q < kQuantum && slot.state == WarpState::Ready; ++q) step(w, slot);
         progress = true;
-        if (warp.state == WarpState::Done) ++done;
+        if (slot.state == WarpState::Done) ++done;
       }
       if (done == numWarps) break;
       if (!releaseBarriers() && !progress) deadlock();
@@ -101,32 +66,9 @@ class BlockRunner {
   }
 
  private:
-  void initWarp(uint32_t w, uint32_t threads) {
-    Warp& warp = warps_[w];
-    warp.regs.assign(static_cast<size_t>(k_.numRegs) * W_, 0);
-    uint32_t first = w * W_;
-    uint32_t n = std::min(W_, threads - first);
-    warp.liveMask = n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
-    warp.preds[kPredTrue] = 0xFFFFFFFFu;
-    warp.stack.push_back({0, Cfg::kNoReconvergence, warp.liveMask});
-    for (auto& s : warp.specials) s.assign(W_, 0);
-    const Dim3& b = l_.block;
-    for (uint32_t lane = 0; lane < W_; ++lane) {
-      uint32_t t = first + lane;
-      auto set = [&](Special s, uint32_t v) { warp.specials[static_cast<int>(s)][lane] = v; };
-      set(Special::TidX, t % b.x);
-      set(Special::TidY, (t / b.x) % b.y);
-      set(Special::TidZ, t / (b.x * b.y));
-      set(Special::NtidX, b.x); set(Special::NtidY, b.y); set(Special::NtidZ, b.z);
-      set(Special::CtaidX, ctaid_[0]); set(Special::CtaidY, ctaid_[1]); set(Special::CtaidZ, ctaid_[2]);
-      set(Special::NctaidX, l_.grid.x); set(Special::NctaidY, l_.grid.y); set(Special::NctaidZ, l_.grid.z);
-      set(Special::LaneId, lane);
-      set(Special::WarpId, w);
-    }
-  }
-
-  [[noreturn]] __attribute__((cold, noinline)) void fault(uint32_t w, int lane, uint32_t pc, const std::string& what,
-                          const uint32_t* addr = nullptr) {
+  [[noreturn]] __attribute__((cold, noinline)) void fault(uint32_t w, int lane, uint32_t pc,
+                                                          const std::string& what,
+                                                          const uint32_t* addr = nullptr) {
     std::ostringstream s;
     s << "kernel '" << k_.name << "': " << what << " (block " << blockDim3() << ", warp " << w;
     if (lane >= 0) s << ", lane " << lane;
@@ -144,9 +86,6 @@ class BlockRunner {
            std::to_string(ctaid_[2]) + ")";
   }
 
-  uint32_t* reg(Warp& w, uint8_t r) { return &w.regs[static_cast<size_t>(r) * W_]; }
-
-  // Address of one lane's 32-bit access, checked for alignment and bounds.
   enum class Space { Global, Shared, Param };
   static Space spaceOf(OpClass cls) {
     if (cls == OpClass::LoadParam) return Space::Param;
@@ -173,10 +112,51 @@ class BlockRunner {
     return &r->bytes[addr - r->base];
   }
 
+  // Performs a load, store or atomic lane by lane, in lane order.
+  void memory(uint32_t wi, WarpContext& w, const Instr& in, uint32_t exec, WarpStep* ev) {
+    const OpInfo& oi = info(in.op);
+    const Space space = spaceOf(oi.cls);
+    const int n = static_cast<int>(W_);
+    uint32_t pc = w.pc();
+    w.addresses(in, exec, addr_);
+    if (ev) ev->addSource(addr_, 1);
+    if (oi.format == Format::Load) {
+      for (int l = 0; l < n; ++l)
+        if (exec >> l & 1u) std::memcpy(&data_[l], access(wi, l, pc, space, addr_[l]), 4);
+      w.writeLanes(in.d, data_, exec);
+      if (ev) ev->result = w.reg(in.d);
+      return;
+    }
+    const uint32_t* b = w.reg(in.b);
+    if (oi.format == Format::Store) {
+      for (int l = 0; l < n; ++l)
+        if (exec >> l & 1u) std::memcpy(access(wi, l, pc, space, addr_[l]), &b[l], 4);
+      if (ev) ev->addSource(b, 1);
+      return;
+    }
+    const bool cas = oi.format == Format::AtomicCas;
+    const uint32_t* c = w.reg(cas ? in.c : in.b);
+    if (ev) {  // operands as read: rD may alias b or c
+      std::memcpy(cap_.src[0], b, n * 4);
+      ev->addSource(cap_.src[0], 1);
+      if (cas) { std::memcpy(cap_.src[1], c, n * 4); ev->addSource(cap_.src[1], 1); }
+    }
+    for (int l = 0; l < n; ++l) {
+      if (!(exec >> l & 1u)) continue;
+      uint8_t* p = access(wi, l, pc, space, addr_[l]);
+      uint32_t old;
+      std::memcpy(&old, p, 4);
+      uint32_t nw = evalLane(in.op, old, b[l], cas ? c[l] : 0);
+      std::memcpy(p, &nw, 4);
+      data_[l] = old;
+    }
+    w.writeLanes(in.d, data_, exec);
+    if (ev) ev->result = w.reg(in.d);
+  }
 
-  void step(uint32_t wi, Warp& w) {
-    StackEntry& top = w.stack.back();
-    uint32_t pc = top.pc;
+  void step(uint32_t wi, WarpSlot& slot) {
+    WarpContext& w = slot.ctx;
+    uint32_t pc = w.pc();
     size_t idx = Kernel::indexOf(pc);
     if (idx >= k_.instrs.size()) fault(wi, -1, pc, "PC past the last instruction (missing exit?)");
     if (++counts_.warpInstructions > l_.maxWarpInstructions)
@@ -184,222 +164,56 @@ class BlockRunner {
                             " warp instructions executed (endless loop?)");
     const Instr& in = k_.instrs[idx];
     const OpInfo& oi = info(in.op);
-    uint32_t active = top.mask & ~w.exited;
-    uint32_t guard = w.preds[in.guard];
-    uint32_t exec = active & (in.guardNeg ? ~guard : guard);
+    uint32_t active = w.activeMask();
+    uint32_t exec = w.execMask(in);
     int activeCount = __builtin_popcount(active);
     counts_.threadInstructions += activeCount;
     counts_.warpByClass[static_cast<int>(oi.cls)]++;
     counts_.threadByClass[static_cast<int>(oi.cls)] += activeCount;
 
-    WarpStep ev;
-    bool observe = obs_ != nullptr;
-    if (observe) {
-      ev.blockLinear = blockLinear_;
-      ev.warp = wi;
-      ev.pc = pc;
-      ev.instr = &in;
-      ev.activeMask = active;
-      ev.execMask = exec;
-      ev.warpMask = w.liveMask;
-      ev.lanes = static_cast<int>(W_);
+    WarpStep event;
+    WarpStep* ev = nullptr;
+    if (obs_) {
+      ev = &event;
+      ev->blockLinear = blockLinear_;
+      ev->warp = wi;
+      ev->pc = pc;
+      ev->instr = &in;
+      ev->activeMask = active;
+      ev->execMask = exec;
+      ev->warpMask = w.liveMask();
+      ev->lanes = static_cast<int>(W_);
     }
-    auto addSrc = [&](const uint32_t* p, int stride) {
-      ev.src[ev.numSrcs] = p;
-      ev.srcStride[ev.numSrcs++] = stride;
-    };
-    uint32_t nextPc = pc + 8;
-    const int n = static_cast<int>(W_);
-
     switch (oi.format) {
-      case Format::Unary: case Format::Binary: case Format::Ternary: case Format::Select:
-      case Format::Special: {
-        const uint32_t* a;
-        const uint32_t* b = zero_;
-        const uint32_t* c = zero_;
-        int sa = 1, sb = 0, sc = 0;
-        if (oi.format == Format::Special) {
-          if (in.a >= kNumSpecials) fault(wi, -1, pc, "unknown special register");
-          a = w.specials[in.a].data();
-        } else if (oi.format == Format::Unary && in.hasImm) {
-          a = &in.imm; sa = 0;
-        } else {
-          a = reg(w, in.a);
-        }
-        if (oi.format == Format::Binary) {
-          if (in.hasImm) b = &in.imm; else { b = reg(w, in.b); sb = 1; }
-        } else if (oi.format == Format::Ternary || oi.format == Format::Select) {
-          b = reg(w, in.b); sb = 1;
-          if (oi.format == Format::Ternary) { c = reg(w, in.c); sc = 1; }
-          else { expandPred(w.preds[in.c], tmpC_); c = tmpC_; sc = 1; }
-        }
-        int srcs = oi.format == Format::Unary || oi.format == Format::Special ? 1
-                 : oi.format == Format::Binary ? 2 : 3;
-        uint32_t* d = reg(w, in.d);
-        if (observe) {
-          // Sources are captured before the write (d may alias a source).
-          const uint32_t* srcPtr[3] = {a, b, c};
-          int strides[3] = {sa, sb, sc};
-          for (int i = 0; i < srcs; ++i) {
-            if (strides[i]) { std::memcpy(srcCopy_[i], srcPtr[i], n * 4); addSrc(srcCopy_[i], 1); }
-            else addSrc(srcPtr[i], 0);
-          }
-        }
-        warpAlu(in.op)(a, sa, b, sb, c, sc, d, exec, n);
-        if (observe) ev.result = d;
+      case Format::Load: case Format::Store: case Format::Atomic: case Format::AtomicCas:
+        memory(wi, w, in, exec, ev);
         break;
-      }
-      case Format::Compare: {
-        const uint32_t* a = reg(w, in.a);
-        const uint32_t* b = in.hasImm ? &in.imm : reg(w, in.b);
-        int sb = in.hasImm ? 0 : 1;
-        warpAlu(in.op)(a, 1, b, sb, zero_, 0, tmpD_, exec, n);
-        uint32_t bits = 0;
-        for (int l = 0; l < n; ++l)
-          if ((exec >> l & 1u) && tmpD_[l]) bits |= 1u << l;
-        w.preds[in.d] = (w.preds[in.d] & ~exec) | bits;
-        if (observe) { addSrc(a, 1); addSrc(b, sb); expandPred(w.preds[in.d], tmpR_); ev.result = tmpR_; }
-        break;
-      }
-      case Format::PredBinary: case Format::PredUnary: {
-        expandPred(w.preds[in.a], tmpA_);
-        expandPred(w.preds[in.b], tmpB_);
-        warpAlu(in.op)(tmpA_, 1, tmpB_, 1, zero_, 0, tmpD_, exec, n);
-        uint32_t bits = 0;
-        for (int l = 0; l < n; ++l)
-          if ((exec >> l & 1u) && (tmpD_[l] & 1u)) bits |= 1u << l;
-        w.preds[in.d] = (w.preds[in.d] & ~exec) | bits;
-        if (observe) {
-          addSrc(tmpA_, 1);
-          if (oi.format == Format::PredBinary) addSrc(tmpB_, 1);
-          expandPred(w.preds[in.d], tmpR_);
-          ev.result = tmpR_;
+      case Format::Branch:
+        if (ev) {
+          for (uint32_t l = 0; l < W_; ++l) cap_.src[0][l] = exec >> l & 1u;
+          ev->addSource(cap_.src[0], 1);
         }
         break;
-      }
-      case Format::Load: {
-        const Space space = spaceOf(oi.cls);
-        uint32_t* d = reg(w, in.d);
-        const uint32_t* base = in.hasBase ? reg(w, in.a) : zero_;
-        int sbase = in.hasBase ? 1 : 0;
-        for (int l = 0; l < n; ++l) {
-          if (!(exec >> l & 1u)) continue;
-          tmpA_[l] = base[l * sbase] + static_cast<uint32_t>(in.off);
-          std::memcpy(&tmpR_[l], access(wi, l, pc, space, tmpA_[l]), 4);
-        }
-        for (int l = 0; l < n; ++l)
-          if (exec >> l & 1u) d[l] = tmpR_[l];
-        if (observe) { addSrc(tmpA_, 1); ev.result = d; }
-        break;
-      }
-      case Format::Store: {
-        const Space space = spaceOf(oi.cls);
-        const uint32_t* base = in.hasBase ? reg(w, in.a) : zero_;
-        int sbase = in.hasBase ? 1 : 0;
-        const uint32_t* v = reg(w, in.b);
-        for (int l = 0; l < n; ++l) {
-          if (!(exec >> l & 1u)) continue;
-          tmpA_[l] = base[l * sbase] + static_cast<uint32_t>(in.off);
-          std::memcpy(access(wi, l, pc, space, tmpA_[l]), &v[l], 4);
-        }
-        if (observe) { addSrc(tmpA_, 1); addSrc(v, 1); }
-        break;
-      }
-      case Format::Atomic: case Format::AtomicCas: {
-        const Space space = spaceOf(oi.cls);
-        // Shared atomics may address [offset] without a base register, like loads and stores.
-        const uint32_t* base = in.hasBase ? reg(w, in.a) : zero_;
-        int sbase = in.hasBase ? 1 : 0;
-        const uint32_t* b = reg(w, in.b);
-        const uint32_t* c = oi.format == Format::AtomicCas ? reg(w, in.c) : zero_;
-        int sc = oi.format == Format::AtomicCas ? 1 : 0;
-        if (observe) {
-          std::memcpy(srcCopy_[0], b, n * 4);
-          if (sc) std::memcpy(srcCopy_[1], c, n * 4);
-        }
-        // Lanes perform their read-modify-write one after another, in lane order.
-        for (int l = 0; l < n; ++l) {
-          if (!(exec >> l & 1u)) continue;
-          tmpA_[l] = base[l * sbase] + static_cast<uint32_t>(in.off);
-          uint8_t* p = access(wi, l, pc, space, tmpA_[l]);
-          uint32_t old;
-          std::memcpy(&old, p, 4);
-          uint32_t nw = evalLane(in.op, old, b[l], c[l * sc]);
-          std::memcpy(p, &nw, 4);
-          tmpR_[l] = old;
-        }
-        uint32_t* d = reg(w, in.d);
-        for (int l = 0; l < n; ++l)
-          if (exec >> l & 1u) d[l] = tmpR_[l];
-        if (observe) {
-          // Operands as read: d may alias b or c, which the loop above has already overwritten.
-          addSrc(tmpA_, 1);
-          addSrc(srcCopy_[0], 1);
-          if (sc) addSrc(srcCopy_[1], 1);
-          ev.result = d;
-        }
-        break;
-      }
-      case Format::Branch: {
-        uint32_t taken = exec, notTaken = active & ~exec;
-        if (observe) { expandPred(exec, tmpA_); addSrc(tmpA_, 1); }
-        if (taken && notTaken) {
-          counts_.divergentBranches++;
-          uint32_t rpc = reconv_[idx];
-          top.pc = rpc;  // this entry continues at the reconvergence point
-          w.stack.push_back({nextPc, rpc, notTaken});
-          w.stack.push_back({in.imm, rpc, taken});
-          nextPc = w.stack.back().pc;
-          if (obs_) obs_->onWarpStep(ev);
-          settle(w);
-          return;
-        }
-        if (taken) nextPc = in.imm;
-        break;
-      }
-      case Format::Barrier: {
+      case Format::Barrier:
         if (exec != active) fault(wi, -1, pc, "bar.sync under a predicate that is false for some lanes");
-        if (active != (w.liveMask & ~w.exited))
+        if (active != (w.liveMask() & ~w.exitedMask()))
           fault(wi, -1, pc, "bar.sync executed by a diverged warp (active lanes " + hex(active) +
-                                " of " + hex(w.liveMask & ~w.exited) +
+                                " of " + hex(w.liveMask() & ~w.exitedMask()) +
                                 "; lanes that leave early must do so with a guarded `@p exit`, "
                                 "not a branch to an exit)");
-        w.state = WarpState::AtBarrier;
-        w.barrierId = in.imm;
-        w.barrierPc = pc;
+        slot.state = WarpState::AtBarrier;
+        slot.barrierId = in.imm;
+        slot.barrierPc = pc;
         break;
-      }
-      case Format::NoOperands: {
-        if (in.op == Op::EXIT) {
-          w.exited |= exec;
-          if (observe) obs_->onWarpStep(ev);
-          top.pc = nextPc;
-          settle(w);
-          return;
-        }
-        break;  // membar, nop: no functional effect in a sequentially consistent interpreter
-      }
-    }
-    if (observe) obs_->onWarpStep(ev);
-    w.stack.back().pc = nextPc;
-    settle(w);
-  }
-
-  // Pops stack entries that reached their reconvergence point or whose lanes all exited.
-  void settle(Warp& w) {
-    while (!w.stack.empty()) {
-      const StackEntry& t = w.stack.back();
-      if ((t.mask & ~w.exited) == 0 || (w.stack.size() > 1 && t.pc == t.rpc)) {
-        w.stack.pop_back();
-      } else {
+      case Format::NoOperands:
+        break;  // exit is handled by advance(); membar, nop: no functional effect here
+      default:
+        w.executeAlu(in, exec, ev, &cap_);
         break;
-      }
     }
-    if (w.stack.empty()) w.state = WarpState::Done;
-  }
-
-  void expandPred(uint32_t bits, uint32_t* out) const {
-    for (uint32_t l = 0; l < W_; ++l) out[l] = bits >> l & 1u;
+    if (ev) obs_->onWarpStep(*ev);
+    if (w.advance(in, exec, reconv_[idx])) counts_.divergentBranches++;
+    if (w.done()) slot.state = WarpState::Done;
   }
 
   // Releases every barrier id at which all warps of the block wait. Returns whether any did.
@@ -407,10 +221,10 @@ class BlockRunner {
     bool released = false;
     for (uint32_t id = 0; id < 16; ++id) {
       size_t waiting = 0;
-      for (const Warp& w : warps_)
+      for (const WarpSlot& w : warps_)
         if (w.state == WarpState::AtBarrier && w.barrierId == id) ++waiting;
       if (waiting == 0 || waiting != warps_.size()) continue;
-      for (Warp& w : warps_) w.state = WarpState::Ready;
+      for (WarpSlot& w : warps_) w.state = WarpState::Ready;
       counts_.barriers++;
       released = true;
     }
@@ -422,7 +236,7 @@ class BlockRunner {
     s << "kernel '" << k_.name << "': deadlock in block " << blockDim3()
       << ": a barrier can never complete:";
     for (size_t i = 0; i < warps_.size(); ++i) {
-      const Warp& w = warps_[i];
+      const WarpSlot& w = warps_[i];
       s << "\n  warp " << i << ": ";
       if (w.state == WarpState::Done) s << "exited";
       else s << "waits at bar.sync " << w.barrierId << ", PC " << hex(w.barrierPc);
@@ -440,10 +254,9 @@ class BlockRunner {
   std::array<uint32_t, 3> ctaid_{};
   uint32_t blockLinear_ = 0;
   std::vector<uint8_t> shared_;
-  std::vector<Warp> warps_;
-  uint32_t zero_[32] = {};
-  uint32_t tmpA_[32] = {}, tmpB_[32] = {}, tmpC_[32] = {}, tmpD_[32] = {}, tmpR_[32] = {};
-  uint32_t srcCopy_[3][32] = {};
+  std::vector<WarpSlot> warps_;
+  uint32_t addr_[32] = {}, data_[32] = {};
+  StepCapture cap_{};
 };
 
 }  // namespace

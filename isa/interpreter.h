@@ -10,52 +10,10 @@
 
 #include "isa/cfg.h"
 #include "isa/kernel.h"
+#include "isa/launch.h"
 #include "isa/memory.h"
 
 namespace simtlm::isa {
-
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return static_cast<uint64_t>(x) * y * z; }
-  std::string str() const;
-};
-
-struct LaunchConfig {
-  Dim3 grid, block;
-  uint32_t warpSize = 32;             // 1..32
-  std::vector<uint32_t> params;       // parameter buffer, one word per .param
-  uint64_t maxWarpInstructions = 2'000'000'000ull;  // watchdog against kernels that never end
-  // Validates against the kernel; throws std::invalid_argument naming the parameter and range.
-  void validate(const Kernel& kernel) const;
-};
-
-// One executed warp instruction, as seen by observers (the limit study, traces).
-struct WarpStep {
-  uint32_t blockLinear;    // linear block id in the grid
-  uint32_t warp;           // warp index within the block
-  uint32_t pc;
-  const Instr* instr;
-  uint32_t activeMask;     // lanes issued (SIMT stack top, minus exited lanes)
-  uint32_t execMask;       // activeMask after the guard predicate
-  uint32_t warpMask;       // lanes that exist in this warp (partial last warp)
-  int lanes;               // warp size
-  // Source operand vectors: per lane value = src[i][lane * srcStride[i]] (stride 0: broadcast).
-  int numSrcs = 0;
-  std::array<const uint32_t*, 4> src{};
-  std::array<int, 4> srcStride{};
-  // Result vector (lanes in execMask), or nullptr when the instruction writes no value.
-  const uint32_t* result = nullptr;
-};
-
-class ExecObserver {
- public:
-  virtual ~ExecObserver() = default;
-  virtual void onLaunch(const Kernel&, const LaunchConfig&) {}
-  virtual void onBlockStart(uint32_t /*blockLinear*/, uint32_t /*numWarps*/) {}
-  virtual void onWarpStep(const WarpStep&) {}
-  virtual void onBlockEnd(uint32_t /*blockLinear*/) {}
-  virtual void onGridEnd() {}
-};
 
 struct ExecCounts {
   uint64_t warpInstructions = 0;

@@ -1,0 +1,153 @@
+#include "isa/warp.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "isa/cfg.h"
+#include "isa/semantics.h"
+
+namespace simtlm::isa {
+namespace {
+
+const uint32_t kZero[32] = {};
+
+void expandPred(uint32_t bits, uint32_t* out, int lanes) {
+  for (int l = 0; l < lanes; ++l) out[l] = bits >> l & 1u;
+}
+
+uint32_t packPred(const uint32_t* v, uint32_t exec, int lanes) {
+  uint32_t bits = 0;
+  for (int l = 0; l < lanes; ++l)
+    if ((exec >> l & 1u) && (v[l] & 1u)) bits |= 1u << l;
+  return bits;
+}
+
+}  // namespace
+
+WarpContext::WarpContext(const Kernel& k, const LaunchConfig& l, const std::array<uint32_t, 3>& ctaid,
+                         uint32_t warpInBlock)
+    : lanes_(static_cast<int>(l.warpSize)) {
+  uint32_t threads = static_cast<uint32_t>(l.block.count());
+  uint32_t first = warpInBlock * l.warpSize;
+  uint32_t n = std::min(l.warpSize, threads - first);
+  liveMask_ = n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
+  regs_.assign(static_cast<size_t>(k.numRegs) * lanes_, 0);
+  preds_[kPredTrue] = 0xFFFFFFFFu;
+  stack_.push_back({0, Cfg::kNoReconvergence, liveMask_});
+  const Dim3& b = l.block;
+  for (int lane = 0; lane < lanes_; ++lane) {
+    uint32_t t = first + static_cast<uint32_t>(lane);
+    auto set = [&](Special s, uint32_t v) { specials_[static_cast<int>(s)][lane] = v; };
+    set(Special::TidX, t % b.x);
+    set(Special::TidY, (t / b.x) % b.y);
+    set(Special::TidZ, t / (b.x * b.y));
+    set(Special::NtidX, b.x); set(Special::NtidY, b.y); set(Special::NtidZ, b.z);
+    set(Special::CtaidX, ctaid[0]); set(Special::CtaidY, ctaid[1]); set(Special::CtaidZ, ctaid[2]);
+    set(Special::NctaidX, l.grid.x); set(Special::NctaidY, l.grid.y); set(Special::NctaidZ, l.grid.z);
+    set(Special::LaneId, static_cast<uint32_t>(lane));
+    set(Special::WarpId, warpInBlock);
+  }
+}
+
+void WarpContext::executeAlu(const Instr& in, uint32_t exec, WarpStep* step, StepCapture* cap) {
+  const Format f = info(in.op).format;
+  const int n = lanes_;
+  const uint32_t* a = kZero;
+  const uint32_t* b = kZero;
+  const uint32_t* c = kZero;
+  int sa = 1, sb = 0, sc = 0, srcs = 0;
+  uint32_t ta[32], tb[32], tc[32], td[32];
+  switch (f) {
+    case Format::Special: a = specials_[in.a].data(); srcs = 1; break;
+    case Format::Unary:
+      if (in.hasImm) { a = &in.imm; sa = 0; } else { a = reg(in.a); }
+      srcs = 1;
+      break;
+    case Format::Binary: case Format::Compare:
+      a = reg(in.a);
+      if (in.hasImm) { b = &in.imm; } else { b = reg(in.b); sb = 1; }
+      srcs = 2;
+      break;
+    case Format::Ternary: a = reg(in.a); b = reg(in.b); c = reg(in.c); sb = sc = 1; srcs = 3; break;
+    case Format::Select:
+      a = reg(in.a); b = reg(in.b); sb = 1;
+      expandPred(preds_[in.c], tc, n); c = tc; sc = 1; srcs = 3;
+      break;
+    case Format::PredBinary: case Format::PredUnary:
+      expandPred(preds_[in.a], ta, n); a = ta;
+      expandPred(preds_[in.b], tb, n); b = tb; sb = 1;
+      srcs = f == Format::PredBinary ? 2 : 1;
+      break;
+    default:
+      return;
+  }
+  if (step) {
+    // Sources are captured before the write: the destination may alias a source.
+    const uint32_t* ptr[3] = {a, b, c};
+    const int stride[3] = {sa, sb, sc};
+    for (int i = 0; i < srcs; ++i) {
+      if (stride[i]) {
+        std::memcpy(cap->src[i], ptr[i], n * 4);
+        step->addSource(cap->src[i], 1);
+      } else {
+        step->addSource(ptr[i], 0);
+      }
+    }
+  }
+  if (writesPred(f)) {
+    warpAlu(in.op)(a, sa, b, sb, c, sc, td, exec, n);
+    preds_[in.d] = (preds_[in.d] & ~exec) | packPred(td, exec, n);
+    if (step) {
+      expandPred(preds_[in.d], cap->result, n);
+      step->result = cap->result;
+    }
+    return;
+  }
+  warpAlu(in.op)(a, sa, b, sb, c, sc, reg(in.d), exec, n);
+  if (step) step->result = reg(in.d);
+}
+
+void WarpContext::addresses(const Instr& in, uint32_t exec, uint32_t* addr) const {
+  const uint32_t* base = in.hasBase ? reg(in.a) : kZero;
+  for (int l = 0; l < lanes_; ++l)
+    if (exec >> l & 1u) addr[l] = base[l] + static_cast<uint32_t>(in.off);
+}
+
+void WarpContext::writeLanes(uint8_t d, const uint32_t* values, uint32_t exec) {
+  uint32_t* dst = reg(d);
+  for (int l = 0; l < lanes_; ++l)
+    if (exec >> l & 1u) dst[l] = values[l];
+}
+
+bool WarpContext::advance(const Instr& in, uint32_t exec, uint32_t reconvPc) {
+  SimtEntry& top = stack_.back();
+  const uint32_t next = top.pc + 8;
+  bool diverged = false;
+  if (in.op == Op::BRA) {
+    uint32_t taken = exec, notTaken = activeMask() & ~exec;
+    if (taken && notTaken) {
+      top.pc = reconvPc;  // this entry continues at the reconvergence point
+      stack_.push_back({next, reconvPc, notTaken});
+      stack_.push_back({in.imm, reconvPc, taken});
+      diverged = true;
+    } else {
+      top.pc = taken ? in.imm : next;
+    }
+  } else {
+    if (in.op == Op::EXIT) exited_ |= exec;
+    top.pc = next;
+  }
+  settle();
+  return diverged;
+}
+
+// Pops entries that reached their reconvergence point or whose lanes all exited.
+void WarpContext::settle() {
+  while (!stack_.empty()) {
+    const SimtEntry& t = stack_.back();
+    if ((t.mask & ~exited_) == 0 || (stack_.size() > 1 && t.pc == t.rpc)) stack_.pop_back();
+    else break;
+  }
+}
+
+}  // namespace simtlm::isa

@@ -1,0 +1,72 @@
+// The architectural state of one warp and the functional effect of an instruction on it:
+// registers, predicates, the SIMT reconvergence stack and exited lanes. The functional
+// interpreter and the timing model both execute through this, so they agree by construction.
+// Memory instructions are split into address generation and result write-back, so that a
+// timing model can route the accesses through its own memory system.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "isa/launch.h"
+
+namespace simtlm::isa {
+
+struct SimtEntry {
+  uint32_t pc, rpc, mask;  // rpc: reconvergence PC (Cfg::kNoReconvergence: kernel exit)
+};
+
+// Copies of operands an observer sees; they must outlive the write of the destination.
+struct StepCapture {
+  uint32_t src[4][32];
+  uint32_t result[32];
+};
+
+class WarpContext {
+ public:
+  WarpContext(const Kernel& k, const LaunchConfig& l, const std::array<uint32_t, 3>& ctaid,
+              uint32_t warpInBlock);
+
+  int lanes() const { return lanes_; }
+  bool done() const { return stack_.empty(); }
+  uint32_t pc() const { return stack_.back().pc; }
+  uint32_t liveMask() const { return liveMask_; }  // lanes that exist (partial last warp)
+  uint32_t exitedMask() const { return exited_; }
+  uint32_t activeMask() const { return stack_.back().mask & ~exited_; }
+  // Active lanes whose guard predicate holds.
+  uint32_t execMask(const Instr& in) const {
+    uint32_t g = preds_[in.guard];
+    return activeMask() & (in.guardNeg ? ~g : g);
+  }
+  const std::vector<SimtEntry>& stack() const { return stack_; }
+
+  uint32_t* reg(uint8_t r) { return &regs_[static_cast<size_t>(r) * lanes_]; }
+  const uint32_t* reg(uint8_t r) const { return &regs_[static_cast<size_t>(r) * lanes_]; }
+  uint32_t pred(uint8_t p) const { return preds_[p]; }
+
+  // ALU formats (Unary, Binary, Ternary, Select, Special, Compare, PredBinary, PredUnary):
+  // computes the result for the `exec` lanes and writes it. With `step`, records the source
+  // operands (copied into `cap`) and the result.
+  void executeAlu(const Instr& in, uint32_t exec, WarpStep* step = nullptr, StepCapture* cap = nullptr);
+  // Memory formats: the byte address of every `exec` lane.
+  void addresses(const Instr& in, uint32_t exec, uint32_t* addr) const;
+  // Writes per-lane `values` into rD for the `exec` lanes (load data, atomics' old words).
+  void writeLanes(uint8_t d, const uint32_t* values, uint32_t exec);
+  // Moves the SIMT stack past the instruction at pc(): a branch diverges (reconverging at
+  // `reconvPc`) or jumps, `exit` retires the `exec` lanes, anything else falls through.
+  // Returns true when a branch diverged.
+  bool advance(const Instr& in, uint32_t exec, uint32_t reconvPc);
+
+ private:
+  void settle();
+
+  int lanes_;
+  std::vector<uint32_t> regs_;                   // regs_[r * lanes + lane]
+  std::array<uint32_t, kNumPreds + 1> preds_{};  // lane bit masks; pt is all ones
+  std::vector<SimtEntry> stack_;
+  uint32_t exited_ = 0, liveMask_ = 0;
+  std::array<std::array<uint32_t, 32>, kNumSpecials> specials_{};
+};
+
+}  // namespace simtlm::isa
