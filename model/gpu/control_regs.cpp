@@ -1,0 +1,139 @@
+#include "model/gpu/control_regs.h"
+
+#include <cstring>
+
+namespace simtlm::model {
+
+using namespace sc_core;
+
+ControlRegs::ControlRegs(sc_module_name name) : sc_module(name), control("control"), irq("irq") {
+  control.register_b_transport(this, &ControlRegs::b_transport);
+  control.register_transport_dbg(this, &ControlRegs::transport_dbg);
+}
+
+void ControlRegs::b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
+  p.set_response_status(access(p, false));
+  delay += sc_time(1, SC_NS);  // one register access
+}
+
+unsigned ControlRegs::transport_dbg(tlm::tlm_generic_payload& p) {
+  return access(p, true) == tlm::TLM_OK_RESPONSE ? p.get_data_length() : 0;
+}
+
+tlm::tlm_response_status ControlRegs::access(tlm::tlm_generic_payload& p, bool debug) {
+  const uint64_t addr = p.get_address();
+  const unsigned len = p.get_data_length();
+  if (p.get_byte_enable_ptr() || p.get_streaming_width() < len) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+  if (len != 4 || (addr & 3)) return tlm::TLM_BURST_ERROR_RESPONSE;
+  if (addr + 4 > kRegSpace) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  const uint32_t off = static_cast<uint32_t>(addr);
+  if (p.is_read()) {
+    uint32_t v = read(off);
+    std::memcpy(p.get_data_ptr(), &v, 4);
+  } else if (p.is_write()) {
+    uint32_t v;
+    std::memcpy(&v, p.get_data_ptr(), 4);
+    if (debug && off == static_cast<uint32_t>(Reg::Launch)) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+    write(off, v);
+  } else {
+    return tlm::TLM_COMMAND_ERROR_RESPONSE;
+  }
+  return tlm::TLM_OK_RESPONSE;
+}
+
+uint32_t ControlRegs::read(uint32_t off) const {
+  switch (static_cast<Reg>(off)) {
+    case Reg::Id: return kIdValue;
+    case Reg::Entry: return regs_.entry;
+    case Reg::GridX: return regs_.grid[0];
+    case Reg::GridY: return regs_.grid[1];
+    case Reg::GridZ: return regs_.grid[2];
+    case Reg::BlockX: return regs_.block[0];
+    case Reg::BlockY: return regs_.block[1];
+    case Reg::BlockZ: return regs_.block[2];
+    case Reg::ParamAddr: return regs_.paramAddr;
+    case Reg::ParamWords: return regs_.paramWords;
+    case Reg::SharedBytes: return regs_.sharedBytes;
+    case Reg::RegsPerThread: return regs_.regsPerThread;
+    case Reg::NumInstrs: return regs_.numInstrs;
+    case Reg::Status: return status_;
+    case Reg::ErrorCode: return error_;
+    case Reg::CycleLo: return static_cast<uint32_t>(cycles_);
+    case Reg::CycleHi: return static_cast<uint32_t>(cycles_ >> 32);
+    case Reg::IrqEnable: return irqEnable_;
+    default: return 0;  // Launch reads as 0
+  }
+}
+
+void ControlRegs::write(uint32_t off, uint32_t v) {
+  switch (static_cast<Reg>(off)) {
+    case Reg::Entry: regs_.entry = v; break;
+    case Reg::GridX: regs_.grid[0] = v; break;
+    case Reg::GridY: regs_.grid[1] = v; break;
+    case Reg::GridZ: regs_.grid[2] = v; break;
+    case Reg::BlockX: regs_.block[0] = v; break;
+    case Reg::BlockY: regs_.block[1] = v; break;
+    case Reg::BlockZ: regs_.block[2] = v; break;
+    case Reg::ParamAddr: regs_.paramAddr = v; break;
+    case Reg::ParamWords: regs_.paramWords = v; break;
+    case Reg::SharedBytes: regs_.sharedBytes = v; break;
+    case Reg::RegsPerThread: regs_.regsPerThread = v; break;
+    case Reg::NumInstrs: regs_.numInstrs = v; break;
+    case Reg::IrqEnable: irqEnable_ = v & 1u; updateIrq(); break;
+    case Reg::Status:  // write 1 to clear done / error
+      status_ &= ~(v & (kDone | kError));
+      if (v & kError) error_ = 0;
+      updateIrq();
+      break;
+    case Reg::Launch:
+      if (!(v & 1u)) break;
+      if (busy()) {  // the running kernel continues; the refused launch is reported
+        error_ = static_cast<uint32_t>(ErrorCode::LaunchWhileBusy);
+        status_ |= kError;
+        updateIrq();
+        break;
+      }
+      status_ &= ~(kDone | kError);
+      error_ = 0;
+      cycles_ = 0;
+      if (!launchValid()) {
+        error_ = static_cast<uint32_t>(ErrorCode::BadLaunch);
+        status_ |= kDone | kError;
+        updateIrq();
+        break;
+      }
+      status_ |= kBusy;
+      updateIrq();
+      if (onLaunch) onLaunch(regs_);
+      break;
+    default: break;  // read-only registers ignore writes
+  }
+}
+
+bool ControlRegs::launchValid() const {
+  uint64_t threads = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (regs_.grid[i] == 0 || regs_.block[i] == 0) return false;
+    threads *= regs_.block[i];
+  }
+  return threads <= 1024 && regs_.regsPerThread >= 1 && regs_.regsPerThread <= 64 &&
+         regs_.numInstrs >= 1 && (regs_.entry & 7) == 0 && (regs_.paramAddr & 3) == 0 &&
+         regs_.paramWords <= 4096 && (regs_.sharedBytes & 3) == 0;
+}
+
+void ControlRegs::complete(ErrorCode error, uint64_t cycles) {
+  cycles_ = cycles;
+  status_ = (status_ & ~kBusy) | kDone;
+  if (error != ErrorCode::None) {
+    status_ |= kError;
+    error_ = static_cast<uint32_t>(error);
+  }
+  updateIrq();
+}
+
+void ControlRegs::updateIrq() {
+  bool level = irqEnable_ && (status_ & (kDone | kError));
+  if (irq.get_interface()) irq.write(level);
+}
+
+}  // namespace simtlm::model
