@@ -14,6 +14,7 @@
 #include "isa/darsie_analysis.h"
 #include "isa/diagnostics.h"
 #include "isa/disassembler.h"
+#include "model/common/config_loader.h"
 
 namespace po = boost::program_options;
 
@@ -30,7 +31,9 @@ const char* kUsage =
     "               [--warp-size N] [--paper-tid-x-only]]\n"
     "                            assemble; print the listing annotated like DARSIE Fig. 6\n"
     "  disasm KERNEL.bin         disassemble a kernel binary\n"
-    "  workloads                 list the workloads and their options\n";
+    "  workloads                 list the workloads and their options\n"
+    "  params [--config FILE.ini] [--set key=value]...\n"
+    "                            every machine parameter: value, default, unit, meaning\n";
 
 // "32,32" or "32,32,1" -> Dim3; throws std::invalid_argument naming the option.
 isa::Dim3 parseDim3(const std::string& text, const char* option) {
@@ -150,6 +153,20 @@ int cmdEmulate(const std::vector<std::string>& args) {
   return r.verifyMessage.empty() ? 0 : 1;
 }
 
+// Loads --config then applies --set in order, checks the result, and prints the table.
+int cmdParams(const std::vector<std::string>& args) {
+  po::options_description desc("params");
+  desc.add_options()("config", po::value<std::string>(), "machine configuration (INI)")(
+      "set", po::value<std::vector<std::string>>()->composing(), "override key=value");
+  auto vm = parse(args, desc, {});
+  config::ConfigLoader loader;
+  if (vm.count("config")) loader.loadFile(vm["config"].as<std::string>());
+  if (vm.count("set")) loader.setAll(vm["set"].as<std::vector<std::string>>());
+  loader.resolve();
+  std::cout << config::formatParams(loader);
+  return 0;
+}
+
 int cmdWorkloads() {
   for (const auto& name : workloads::workloadNames())
     std::cout << name << ": " << workloads::makeWorkload(name)->description() << "\n";
@@ -185,7 +202,8 @@ int run(int argc, char** argv) {
     if (cmd == "disasm") return cmdDisasm(rest);
     if (cmd == "emulate") return cmdEmulate(rest);
     if (cmd == "workloads") return cmdWorkloads();
-    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: emulate, asm, disasm, workloads; see simtlm --help)\n";
+    if (cmd == "params") return cmdParams(rest);
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: emulate, asm, disasm, workloads, params; see simtlm --help)\n";
     return 2;
   } catch (const InputError& e) {
     std::cerr << e.what() << "\n";

@@ -1,0 +1,72 @@
+// Cross-field checks and the JSON form of a configuration.
+#include "model/common/config.h"
+
+#include "model/common/params.h"
+
+namespace simtlm::config {
+
+namespace {
+
+bool isPowerOfTwo(long long v) { return v > 0 && (v & (v - 1)) == 0; }
+
+// "name = value" of a field, for messages.
+std::string kv(const GpuConfig& c, const std::string& key) {
+  return key + " = " + findParam(key)->format(c);
+}
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw ConfigError(message);
+}
+
+void checkCache(const GpuConfig& c, const std::string& unit, const std::string& prefix, int size,
+                int line, int assoc) {
+  require(isPowerOfTwo(line), kv(c, prefix + "line") + " must be a power of two");
+  require(size % (static_cast<long long>(line) * assoc) == 0,
+          kv(c, prefix + "size") + " must be a multiple of " + prefix + "line * " + prefix +
+              "assoc = " + std::to_string(static_cast<long long>(line) * assoc) + " (whole " +
+              unit + " sets)");
+}
+
+}  // namespace
+
+void checkConfig(const GpuConfig& c) {
+  require(c.sm.num_warps % c.issue.schedulers == 0,
+          kv(c, "sm.num_warps") + " must be a multiple of " + kv(c, "issue.schedulers") +
+              " (warps are partitioned statically among the schedulers)");
+  require(c.sm.max_blocks <= c.sm.num_warps,
+          kv(c, "sm.max_blocks") + " exceeds " + kv(c, "sm.num_warps") +
+              " (every resident block needs at least one warp)");
+  require(c.sm.num_registers % c.gpu.warp_size == 0,
+          kv(c, "sm.num_registers") + " must be a multiple of " + kv(c, "gpu.warp_size") +
+              " (registers are allocated as whole warp registers)");
+  require((c.sm.num_registers / c.gpu.warp_size) % c.regfile.banks == 0,
+          kv(c, "sm.num_registers") + " / gpu.warp_size must be a multiple of " +
+              kv(c, "regfile.banks") + " (every bank holds the same number of warp registers)");
+  require(c.regfile.collectors >= c.issue.schedulers,
+          kv(c, "regfile.collectors") + " is less than " + kv(c, "issue.schedulers") +
+              " (each scheduler needs a collector to issue into)");
+  require(c.gpu.warp_size % c.exec.simd_width == 0,
+          kv(c, "gpu.warp_size") + " must be a multiple of " + kv(c, "exec.simd_width"));
+  require(c.gpu.warp_size % c.exec.sfu_width == 0,
+          kv(c, "gpu.warp_size") + " must be a multiple of " + kv(c, "exec.sfu_width"));
+  require(c.gpu.warp_size % c.exec.ldst_width == 0,
+          kv(c, "gpu.warp_size") + " must be a multiple of " + kv(c, "exec.ldst_width"));
+  require(c.frontend.icache_line % (8 * c.frontend.fetch_width) == 0,
+          kv(c, "frontend.icache_line") + " must hold whole fetch groups of " +
+              kv(c, "frontend.fetch_width") + " 8-byte instructions");
+  checkCache(c, "instruction cache", "frontend.icache_", c.frontend.icache_size,
+             c.frontend.icache_line, c.frontend.icache_assoc);
+  if (c.l1.enabled) checkCache(c, "L1", "l1.", c.l1.size, c.l1.line, c.l1.assoc);
+  if (c.l2.enabled) checkCache(c, "L2", "l2.", c.l2.size, c.l2.line, c.l2.assoc);
+  require(c.shared.size % c.shared.bank_width == 0,
+          kv(c, "shared.size") + " must be a multiple of " + kv(c, "shared.bank_width"));
+  require(isPowerOfTwo(c.dram.interleave), kv(c, "dram.interleave") + " must be a power of two");
+}
+
+nlohmann::json toJson(const GpuConfig& c) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& p : params()) j[p.key] = p.json(c);
+  return j;
+}
+
+}  // namespace simtlm::config

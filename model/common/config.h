@@ -1,0 +1,96 @@
+// The machine configuration of the timing model: one struct per unit, gathered in GpuConfig.
+// Every field is described by exactly one row of the parameter table (model/common/params.cpp):
+// its key (`sm.num_warps`), type, default, unit, allowed range and meaning. Parsing, validation,
+// `simtlm params` and the JSON of result files all walk that table, so a parameter added there
+// is everywhere at once. Units receive their sub-struct at construction and never parse text.
+#pragma once
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "isa/opcode.h"
+
+namespace simtlm::config {
+
+// Enum parameters: the order of the enumerators is the order of the names in the table.
+enum class SchedPolicy { Gto, Lrr };  // "gto" | "lrr"
+enum class TlmMode { At, Lt };        // "at" | "lt"
+
+struct GpuConfig {
+  struct Gpu {
+    int num_sms;
+    int warp_size;
+    double core_clock_mhz;
+  } gpu;
+  struct Sm {
+    int num_warps;      // warp contexts per SM
+    int max_blocks;     // threadblock slots per SM
+    int num_registers;  // 32-bit registers per SM (one thread's register = one)
+  } sm;
+  struct Frontend {
+    int fetch_width;  // instructions per warp per fetch
+    int icache_size, icache_line, icache_assoc, icache_hit_latency, icache_mshrs;
+    int ibuffer_entries;  // per warp
+  } frontend;
+  struct Issue {
+    int schedulers;  // per SM; warps are statically partitioned among them
+    SchedPolicy policy;
+  } issue;
+  struct RegFile {
+    int banks;            // single-ported vector register banks per SM
+    int bank_ports;       // accesses per bank per cycle, reads and writebacks together
+    int collectors;       // operand collector units per SM
+    int collector_ports;  // operands one collector receives per cycle
+  } regfile;
+  struct Exec {
+    int sp_units, simd_width;  // per SM; a warp occupies a unit warp_size / simd_width cycles
+    int sfu_units, sfu_width;
+    int ldst_width;
+    std::array<int, isa::kNumOpClasses> latency;  // by isa::OpClass, in cycles
+    int latencyOf(isa::OpClass c) const { return latency[static_cast<size_t>(c)]; }
+  } exec;
+  struct L1 {
+    bool enabled;
+    int size, line, assoc, banks, mshrs, mshr_merge, hit_latency;
+  } l1;
+  struct Shared {
+    int size, banks, bank_width, latency;
+  } shared;
+  struct L2 {
+    bool enabled;
+    int size, line, assoc, latency;
+  } l2;
+  struct Dram {
+    int latency;
+    double bytes_per_cycle;  // whole device, per core cycle
+    int channels, banks_per_channel, bank_busy_cycles, interleave;
+  } dram;
+  struct Tlm {
+    TlmMode mode;
+  } tlm;
+  struct Watchdog {
+    int cycles;
+  } watchdog;
+
+  GpuConfig();  // every field at its table default
+};
+
+// A bad parameter (unknown key, wrong type, out of range) or an inconsistent combination.
+// Errors located in a configuration file are thrown as simtlm::InputError (file:line:col) instead.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Cross-field consistency (warps per scheduler, cache geometry, ...). Throws ConfigError
+// naming the parameters involved; per-field ranges are already enforced when a value is set.
+void checkConfig(const GpuConfig& c);
+
+// The resolved configuration as a flat JSON object key -> value (numbers, booleans, enum names),
+// for result files.
+nlohmann::json toJson(const GpuConfig& c);
+
+}  // namespace simtlm::config

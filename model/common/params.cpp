@@ -1,0 +1,164 @@
+// THE parameter table. Defaults are the DARSIE baseline (Table 2: GTX 1080 Ti, Pascal); values
+// that table does not give come from GPGPU-Sim's SM6_TITANX (GP102) configuration and NVIDIA's
+// GTX 1080 Ti specification. configs/pascal.ini restates them with their sources.
+#include "model/common/param_builders.h"
+
+namespace simtlm::config {
+
+namespace {
+
+using isa::OpClass;
+
+// Latencies per isa::OpClass (GPGPU-Sim SM6_TITANX -ptx_opcode_latency_*). Memory classes are
+// the LD/ST unit's own latency; shared memory, L1, L2 and DRAM add theirs.
+int defaultLatency(OpClass c) {
+  switch (c) {
+    case OpClass::IntDiv: return 145;
+    case OpClass::FpDiv: return 39;
+    case OpClass::Sfu: return 20;
+    case OpClass::LoadGlobal: case OpClass::LoadShared: case OpClass::StoreGlobal:
+    case OpClass::StoreShared: case OpClass::AtomicGlobal: case OpClass::AtomicShared:
+    case OpClass::Barrier: case OpClass::Fence: case OpClass::Exit: case OpClass::Nop:
+      return 1;
+    default: return 4;  // ALU pipeline: int, int_mul, fp, convert, move, compare, ..., branches
+  }
+}
+
+bool isMemoryClass(OpClass c) {
+  switch (c) {
+    case OpClass::LoadGlobal: case OpClass::LoadShared: case OpClass::StoreGlobal:
+    case OpClass::StoreShared: case OpClass::AtomicGlobal: case OpClass::AtomicShared: return true;
+    default: return false;
+  }
+}
+
+std::vector<Param> buildTable() {
+  constexpr long long KiB = 1024, MiB = 1024 * 1024;
+  std::vector<Param> t = {
+      intParam("gpu.num_sms", SIMTLM_FIELD(gpu.num_sms), 28, "SMs", 1, 256,
+               "streaming multiprocessors on the GPU"),
+      intParam("gpu.warp_size", SIMTLM_FIELD(gpu.warp_size), 32, "threads", 1, 32,
+               "threads per warp"),
+      realParam("gpu.core_clock_mhz", SIMTLM_FIELD(gpu.core_clock_mhz), 1480, "MHz", 1, 10000,
+                "SM clock; every latency in cycles is in this clock"),
+
+      intParam("sm.num_warps", SIMTLM_FIELD(sm.num_warps), 64, "warps", 1, 1024,
+               "warp contexts per SM (max resident warps)"),
+      intParam("sm.max_blocks", SIMTLM_FIELD(sm.max_blocks), 32, "blocks", 1, 1024,
+               "threadblock slots per SM (max resident blocks)"),
+      intParam("sm.num_registers", SIMTLM_FIELD(sm.num_registers), 65536, "registers", 1, 1 << 22,
+               "32-bit registers per SM, shared by the resident threads"),
+
+      intParam("frontend.fetch_width", SIMTLM_FIELD(frontend.fetch_width), 2, "instructions", 1, 8,
+               "instructions fetched for one warp per fetch"),
+      intParam("frontend.icache_size", SIMTLM_FIELD(frontend.icache_size), 4 * KiB, "bytes", 64,
+               16 * MiB, "instruction cache capacity per SM"),
+      intParam("frontend.icache_line", SIMTLM_FIELD(frontend.icache_line), 128, "bytes", 8, 4096,
+               "instruction cache line (a power of two)"),
+      intParam("frontend.icache_assoc", SIMTLM_FIELD(frontend.icache_assoc), 4, "ways", 1, 1024,
+               "instruction cache associativity"),
+      intParam("frontend.icache_hit_latency", SIMTLM_FIELD(frontend.icache_hit_latency), 1,
+               "cycles", 0, 1000, "instruction cache hit latency"),
+      intParam("frontend.icache_mshrs", SIMTLM_FIELD(frontend.icache_mshrs), 2, "misses", 1, 1024,
+               "outstanding instruction cache line fills"),
+      intParam("frontend.ibuffer_entries", SIMTLM_FIELD(frontend.ibuffer_entries), 2,
+               "instructions", 1, 64, "decoded instructions buffered per warp"),
+
+      intParam("issue.schedulers", SIMTLM_FIELD(issue.schedulers), 4, "schedulers", 1, 64,
+               "warp schedulers per SM, each issuing one instruction per cycle"),
+      enumParam("issue.policy", SIMTLM_FIELD(issue.policy), {"gto", "lrr"}, "gto",
+                "warp scheduling: greedy-then-oldest or loose round robin"),
+
+      intParam("regfile.banks", SIMTLM_FIELD(regfile.banks), 32, "banks", 1, 1024,
+               "vector register file banks per SM"),
+      intParam("regfile.bank_ports", SIMTLM_FIELD(regfile.bank_ports), 1, "accesses/cycle", 1, 16,
+               "accesses per bank per cycle, operand reads and writebacks together"),
+      intParam("regfile.collectors", SIMTLM_FIELD(regfile.collectors), 32, "collectors", 1, 1024,
+               "operand collector units per SM"),
+      intParam("regfile.collector_ports", SIMTLM_FIELD(regfile.collector_ports), 1,
+               "operands/cycle", 1, 8, "operands one collector unit receives per cycle"),
+
+      intParam("exec.sp_units", SIMTLM_FIELD(exec.sp_units), 4, "units", 1, 64,
+               "SP (ALU) pipelines per SM"),
+      intParam("exec.simd_width", SIMTLM_FIELD(exec.simd_width), 32, "lanes", 1, 32,
+               "lanes per SP unit; a warp instruction occupies it warp_size/simd_width cycles"),
+      intParam("exec.sfu_units", SIMTLM_FIELD(exec.sfu_units), 4, "units", 1, 64,
+               "special function units per SM"),
+      intParam("exec.sfu_width", SIMTLM_FIELD(exec.sfu_width), 8, "lanes", 1, 32,
+               "lanes per SFU"),
+      intParam("exec.ldst_width", SIMTLM_FIELD(exec.ldst_width), 32, "lanes", 1, 32,
+               "addresses the LD/ST unit generates per cycle"),
+  };
+  for (int i = 0; i < isa::kNumOpClasses; ++i) {
+    auto c = static_cast<OpClass>(i);
+    std::string name(isa::className(c));
+    t.push_back(intParam(
+        "exec.latency." + name, [i](auto& cfg) -> auto& { return cfg.exec.latency[i]; },
+        defaultLatency(c), "cycles", 0, 100000,
+        isMemoryClass(c) ? "LD/ST unit latency of " + name + " (the memory system adds its own)"
+                         : "latency of " + name + " instructions, dispatch to result"));
+  }
+  std::vector<Param> memory = {
+      boolParam("l1.enabled", SIMTLM_FIELD(l1.enabled), true,
+                "cache global loads in the L1 data cache (false: bypass to L2)"),
+      intParam("l1.size", SIMTLM_FIELD(l1.size), 48 * KiB, "bytes", 128, 16 * MiB,
+               "L1 data cache capacity per SM"),
+      intParam("l1.line", SIMTLM_FIELD(l1.line), 128, "bytes", 8, 4096,
+               "L1 line (a power of two)"),
+      intParam("l1.assoc", SIMTLM_FIELD(l1.assoc), 96, "ways", 1, 1024, "L1 associativity"),
+      intParam("l1.banks", SIMTLM_FIELD(l1.banks), 2, "banks", 1, 64, "L1 data banks"),
+      intParam("l1.mshrs", SIMTLM_FIELD(l1.mshrs), 256, "entries", 1, 4096,
+               "L1 miss status holding registers (distinct lines in flight)"),
+      intParam("l1.mshr_merge", SIMTLM_FIELD(l1.mshr_merge), 8, "requests", 1, 1024,
+               "requests merged into one MSHR entry"),
+      intParam("l1.hit_latency", SIMTLM_FIELD(l1.hit_latency), 82, "cycles", 0, 10000,
+               "L1 hit latency"),
+
+      intParam("shared.size", SIMTLM_FIELD(shared.size), 96 * KiB, "bytes", 0, 16 * MiB,
+               "shared memory per SM"),
+      intParam("shared.banks", SIMTLM_FIELD(shared.banks), 32, "banks", 1, 128,
+               "shared memory banks"),
+      intParam("shared.bank_width", SIMTLM_FIELD(shared.bank_width), 4, "bytes", 1, 64,
+               "bytes per bank per cycle (consecutive words go to consecutive banks)"),
+      intParam("shared.latency", SIMTLM_FIELD(shared.latency), 24, "cycles", 0, 10000,
+               "shared memory access latency without conflicts"),
+
+      boolParam("l2.enabled", SIMTLM_FIELD(l2.enabled), true,
+                "place the shared L2 between the SMs and DRAM"),
+      intParam("l2.size", SIMTLM_FIELD(l2.size), 2816 * KiB, "bytes", 1 * KiB, 1024 * MiB,
+               "L2 capacity (whole GPU)"),
+      intParam("l2.line", SIMTLM_FIELD(l2.line), 128, "bytes", 8, 4096, "L2 line (a power of two)"),
+      intParam("l2.assoc", SIMTLM_FIELD(l2.assoc), 16, "ways", 1, 1024, "L2 associativity"),
+      intParam("l2.latency", SIMTLM_FIELD(l2.latency), 120, "cycles", 0, 100000,
+               "L2 hit latency"),
+
+      intParam("dram.latency", SIMTLM_FIELD(dram.latency), 100, "cycles", 0, 100000,
+               "DRAM access latency without queueing"),
+      realParam("dram.bytes_per_cycle", SIMTLM_FIELD(dram.bytes_per_cycle), 327, "bytes/cycle",
+                0.001, 1e6, "DRAM bandwidth of the whole device per core cycle"),
+      intParam("dram.channels", SIMTLM_FIELD(dram.channels), 11, "channels", 1, 256,
+               "independent DRAM channels"),
+      intParam("dram.banks_per_channel", SIMTLM_FIELD(dram.banks_per_channel), 16, "banks", 1, 256,
+               "banks per channel"),
+      intParam("dram.bank_busy_cycles", SIMTLM_FIELD(dram.bank_busy_cycles), 31, "cycles", 0, 100000,
+               "cycles a bank stays busy per access (row cycle)"),
+      intParam("dram.interleave", SIMTLM_FIELD(dram.interleave), 256, "bytes", 8, 1 * MiB,
+               "address interleaving granule across channels and banks (a power of two)"),
+
+      enumParam("tlm.mode", SIMTLM_FIELD(tlm.mode), {"at", "lt"}, "at",
+                "memory sockets: approximately-timed (nb_transport) or loosely-timed (b_transport)"),
+      intParam("watchdog.cycles", SIMTLM_FIELD(watchdog.cycles), 1000000, "cycles", 1, 2000000000,
+               "stop a run after this many cycles without any instruction retiring"),
+  };
+  for (auto& p : memory) t.push_back(std::move(p));
+  return t;
+}
+
+}  // namespace
+
+const std::vector<Param>& params() {
+  static const std::vector<Param> table = buildTable();
+  return table;
+}
+
+}  // namespace simtlm::config

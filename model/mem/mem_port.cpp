@@ -1,0 +1,166 @@
+#include "model/mem/mem_port.h"
+
+#include <cstring>
+#include <string>
+#include <utility>
+
+namespace simtlm::mem {
+
+using namespace sc_core;
+
+MemPort::MemPort(sc_module_name name, const Config& config)
+    : sc_module(name),
+      to_memory("to_memory"),
+      config_(config),
+      peq_("peq", this, &MemPort::peq_callback) {
+  to_memory.register_nb_transport_bw(this, &MemPort::nb_transport_bw);
+  to_memory.register_invalidate_direct_mem_ptr(this, &MemPort::invalidate_direct_mem_ptr);
+  if (config_.mode == Mode::ApproximatelyTimed) {
+    SC_METHOD(send_method);
+    sensitive << kick_;
+    dont_initialize();
+  } else {
+    SC_THREAD(lt_thread);
+  }
+}
+
+std::uint64_t MemPort::submit(tlm::tlm_command command, std::uint64_t address, unsigned size,
+                              const unsigned char* write_data, Callback done,
+                              const unsigned char* byte_enable, unsigned byte_enable_length) {
+  if (size == 0 || (command != tlm::TLM_READ_COMMAND && command != tlm::TLM_WRITE_COMMAND) ||
+      (command == tlm::TLM_WRITE_COMMAND && !write_data) ||
+      (byte_enable && byte_enable_length == 0)) {
+    SC_REPORT_ERROR(name(), "submit: size must be > 0, command read or write, write data "
+                            "given, byte-enable length > 0 when byte enables are given");
+  }
+  tlm::tlm_generic_payload* gp = mm_.allocate(size, byte_enable ? byte_enable_length : 0);
+  gp->acquire();
+  gp->set_command(command);
+  gp->set_address(address);
+  if (command == tlm::TLM_WRITE_COMMAND) std::memcpy(gp->get_data_ptr(), write_data, size);
+  if (byte_enable) std::memcpy(gp->get_byte_enable_ptr(), byte_enable, byte_enable_length);
+  const std::uint64_t id = next_id_++;
+  queue_.emplace_back(gp, Txn{id, address, std::move(done), sc_time_stamp()});
+  kick_.notify(SC_ZERO_TIME);
+  return id;
+}
+
+void MemPort::send_method() {
+  if (request_open_ || queue_.empty()) return;
+  if (config_.max_outstanding && inflight_.size() >= config_.max_outstanding) return;
+  tlm::tlm_generic_payload* gp = queue_.front().first;
+  Txn& txn = inflight_.emplace(gp, std::move(queue_.front().second)).first->second;
+  queue_.pop_front();
+  if (inflight_.size() > stats_.max_in_flight) stats_.max_in_flight = inflight_.size();
+  request_open_ = gp;
+
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_time delay = SC_ZERO_TIME;
+  switch (to_memory->nb_transport_fw(*gp, phase, delay)) {
+    case tlm::TLM_ACCEPTED:
+      break;  // wait for END_REQ or BEGIN_RESP on the backward path
+    case tlm::TLM_UPDATED:
+      if (phase != tlm::END_REQ && phase != tlm::BEGIN_RESP)
+        SC_REPORT_FATAL(name(), "target returned TLM_UPDATED with an illegal phase on BEGIN_REQ");
+      peq_.notify(*gp, phase, delay);
+      break;
+    case tlm::TLM_COMPLETED:
+      txn.completed_by_target = true;  // the response is complete at now + delay
+      peq_.notify(*gp, tlm::BEGIN_RESP, delay);
+      break;
+  }
+}
+
+tlm::tlm_sync_enum MemPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                            sc_time& delay) {
+  if (!inflight_.count(&gp))
+    SC_REPORT_FATAL(name(), "nb_transport_bw for a transaction that is not in flight");
+  if (phase != tlm::END_REQ && phase != tlm::BEGIN_RESP)
+    SC_REPORT_FATAL(name(), ("illegal phase on the backward path: " +
+                             std::string(phase.get_name())).c_str());
+  peq_.notify(gp, phase, delay);
+  return tlm::TLM_ACCEPTED;
+}
+
+void MemPort::peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase) {
+  end_request(gp);  // END_REQ explicitly, or implied by BEGIN_RESP / TLM_COMPLETED
+  if (phase != tlm::BEGIN_RESP) return;
+  if (!inflight_.at(&gp).completed_by_target) {
+    tlm::tlm_phase end = tlm::END_RESP;
+    sc_time delay = SC_ZERO_TIME;
+    to_memory->nb_transport_fw(gp, end, delay);  // target returns TLM_COMPLETED; nothing follows
+  }
+  finish(gp);
+}
+
+void MemPort::end_request(tlm::tlm_generic_payload& gp) {
+  if (request_open_ != &gp) return;
+  request_open_ = nullptr;
+  if (!queue_.empty()) kick_.notify(SC_ZERO_TIME);
+}
+
+void MemPort::finish(tlm::tlm_generic_payload& gp) {
+  auto it = inflight_.find(&gp);
+  Txn txn = std::move(it->second);
+  inflight_.erase(it);
+
+  MemResult r;
+  r.id = txn.id;
+  r.command = gp.get_command();
+  r.address = txn.address;
+  r.size = gp.get_data_length();
+  r.data = gp.get_data_ptr();
+  r.status = gp.get_response_status();
+  r.submitted = txn.submitted;
+  r.completed = sc_time_stamp();
+
+  ++stats_.transactions;
+  if (r.command == tlm::TLM_READ_COMMAND) {
+    ++stats_.reads;
+    stats_.bytes_read += r.size;
+  } else {
+    ++stats_.writes;
+    stats_.bytes_written += r.size;
+  }
+  if (!r.ok()) ++stats_.errors;
+  stats_.latency_sum_ps += static_cast<std::uint64_t>((r.completed - r.submitted).value() /
+                                                      sc_time(1, SC_PS).value());
+  if (txn.done) txn.done(r);
+  gp.release();
+  if (config_.max_outstanding && !queue_.empty()) kick_.notify(SC_ZERO_TIME);
+}
+
+void MemPort::lt_thread() {
+  for (;;) {
+    while (queue_.empty()) wait(kick_);
+    tlm::tlm_generic_payload* gp = queue_.front().first;
+    inflight_.emplace(gp, std::move(queue_.front().second));
+    queue_.pop_front();
+    if (inflight_.size() > stats_.max_in_flight) stats_.max_in_flight = inflight_.size();
+    sc_time delay = SC_ZERO_TIME;
+    to_memory->b_transport(*gp, delay);
+    wait(delay);  // synchronise: the caller sees the completion at the annotated time
+    finish(*gp);
+  }
+}
+
+unsigned MemPort::debug(tlm::tlm_command cmd, std::uint64_t address, unsigned char* data,
+                        unsigned size) {
+  tlm::tlm_generic_payload gp;
+  gp.set_command(cmd);
+  gp.set_address(address);
+  gp.set_data_ptr(data);
+  gp.set_data_length(size);
+  gp.set_streaming_width(size);
+  return to_memory->transport_dbg(gp);
+}
+
+unsigned MemPort::debug_read(std::uint64_t address, unsigned char* data, unsigned size) {
+  return debug(tlm::TLM_READ_COMMAND, address, data, size);
+}
+
+unsigned MemPort::debug_write(std::uint64_t address, const unsigned char* data, unsigned size) {
+  return debug(tlm::TLM_WRITE_COMMAND, address, const_cast<unsigned char*>(data), size);
+}
+
+}  // namespace simtlm::mem

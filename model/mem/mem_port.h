@@ -1,0 +1,119 @@
+// MemPort: the GPU's memory initiator (used by the I-cache and the L1). Callers submit reads and
+// writes with a completion callback; the port speaks the TLM-2.0 base protocol through its
+// initiator socket `to_memory`, approximately-timed (nb_transport_fw/bw) or loosely-timed
+// (b_transport), selected by configuration.
+//
+// AT rules kept: at most one transaction in its request phase (no BEGIN_REQ before the previous
+// END_REQ, BEGIN_RESP or TLM_COMPLETED); every legal target behaviour is accepted (TLM_COMPLETED
+// or TLM_UPDATED on BEGIN_REQ, BEGIN_RESP without END_REQ, out-of-order responses, annotated
+// delays honoured through a peq_with_cb_and_phase); END_RESP is sent for every BEGIN_RESP
+// received on the backward path. Requests wait in a FIFO while the request channel is busy.
+//
+// Callbacks run in SystemC method context at the simulated time the response arrives and must
+// not call wait(); they may submit new requests. The response status is always delivered.
+#pragma once
+
+#include "model/mem/mem_manager.h"
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/peq_with_cb_and_phase.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <unordered_map>
+
+namespace simtlm::mem {
+
+struct MemResult {
+  std::uint64_t id = 0;             // as returned by submit()
+  tlm::tlm_command command = tlm::TLM_READ_COMMAND;
+  std::uint64_t address = 0;
+  unsigned size = 0;
+  const unsigned char* data = nullptr;  // read data (valid during the callback only)
+  tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
+  sc_core::sc_time submitted, completed;
+  bool ok() const { return status == tlm::TLM_OK_RESPONSE; }
+};
+
+class MemPort : public sc_core::sc_module {
+ public:
+  enum class Mode { ApproximatelyTimed, LooselyTimed };
+  struct Config {
+    Mode mode = Mode::ApproximatelyTimed;
+    unsigned max_outstanding = 0;  // transactions in flight at once; 0 = unlimited
+  };
+  struct Stats {
+    std::uint64_t transactions = 0, reads = 0, writes = 0, errors = 0;
+    std::uint64_t bytes_read = 0, bytes_written = 0;
+    std::uint64_t latency_sum_ps = 0;  // submit to completion, summed over transactions
+    std::uint64_t max_in_flight = 0;
+  };
+  using Callback = std::function<void(const MemResult&)>;
+
+  tlm_utils::simple_initiator_socket<MemPort> to_memory;
+
+  SC_HAS_PROCESS(MemPort);
+  MemPort(sc_core::sc_module_name name, const Config& config);
+  explicit MemPort(sc_core::sc_module_name name) : MemPort(name, Config{}) {}
+
+  // Queue a transaction; returns its id. `byte_enable` may be null (all bytes enabled); if
+  // given, it holds `byte_enable_length` bytes (0x00 disabled, 0xff enabled), repeated over the
+  // data as in TLM-2.0. Data is copied at submission.
+  std::uint64_t submit(tlm::tlm_command command, std::uint64_t address, unsigned size,
+                       const unsigned char* write_data, Callback done,
+                       const unsigned char* byte_enable = nullptr,
+                       unsigned byte_enable_length = 0);
+  std::uint64_t read(std::uint64_t address, unsigned size, Callback done) {
+    return submit(tlm::TLM_READ_COMMAND, address, size, nullptr, std::move(done));
+  }
+  std::uint64_t write(std::uint64_t address, const unsigned char* data, unsigned size,
+                      Callback done, const unsigned char* byte_enable = nullptr,
+                      unsigned byte_enable_length = 0) {
+    return submit(tlm::TLM_WRITE_COMMAND, address, size, data, std::move(done), byte_enable,
+                  byte_enable_length);
+  }
+
+  // Untimed debug access through transport_dbg (for loaders and checks); returns bytes moved.
+  unsigned debug_read(std::uint64_t address, unsigned char* data, unsigned size);
+  unsigned debug_write(std::uint64_t address, const unsigned char* data, unsigned size);
+
+  std::size_t queued() const { return queue_.size(); }
+  std::size_t in_flight() const { return inflight_.size(); }
+  bool idle() const { return queue_.empty() && inflight_.empty(); }
+  const Stats& stats() const { return stats_; }
+  const Config& config() const { return config_; }
+
+ private:
+  struct Txn {
+    std::uint64_t id;
+    std::uint64_t address;  // as submitted (an interconnect may rewrite the payload's)
+    Callback done;
+    sc_core::sc_time submitted;
+    bool completed_by_target = false;  // TLM_COMPLETED seen: no END_RESP to send
+  };
+
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {}
+  void peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);
+  void send_method();  // AT: sends the head of the queue when the request channel is free
+  void lt_thread();    // LT: b_transport, one at a time
+  void end_request(tlm::tlm_generic_payload& gp);
+  void finish(tlm::tlm_generic_payload& gp);
+  unsigned debug(tlm::tlm_command cmd, std::uint64_t address, unsigned char* data, unsigned size);
+
+  Config config_;
+  MemoryManager mm_;
+  tlm_utils::peq_with_cb_and_phase<MemPort> peq_;
+  sc_core::sc_event kick_;
+  std::deque<std::pair<tlm::tlm_generic_payload*, Txn>> queue_;  // submitted, not yet sent
+  std::unordered_map<tlm::tlm_generic_payload*, Txn> inflight_;
+  tlm::tlm_generic_payload* request_open_ = nullptr;  // in its request phase
+  std::uint64_t next_id_ = 1;
+  Stats stats_;
+};
+
+}  // namespace simtlm::mem

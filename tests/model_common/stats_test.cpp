@@ -1,0 +1,95 @@
+// The statistics registry: names, units, derived values, JSON and the text table.
+#include <gtest/gtest.h>
+
+#include "model/common/stats.h"
+
+using namespace simtlm::stats;
+
+namespace {
+
+struct Frontend {  // a unit owning its counters, as the model's units do
+  Counter fetched;
+  uint64_t skipped = 0;
+};
+
+}  // namespace
+
+TEST(Stats, FlatJsonOfCountersAndDerivedValues) {
+  Registry r;
+  Frontend fe;
+  Counter cycles;
+  Group g(r, "sm0.frontend");
+  g.add("fetched", fe.fetched, "warp instructions", "warp instructions fetched");
+  g.add("skipped", fe.skipped, "warp instructions", "fetches skipped");
+  r.add("gpu.cycles", cycles, "cycles", "simulated cycles");
+  r.addRatio("gpu.ipc", "sm0.frontend.fetched", "gpu.cycles", "warp instructions/cycle", "IPC");
+  g.addDerived("half", [&] { return fe.fetched.value / 2.0; }, "warp instructions", "half");
+  EXPECT_EQ(r.toJson().dump(), R"({"gpu.cycles":0,"gpu.ipc":0.0,"sm0.frontend.fetched":0,)"
+                               R"("sm0.frontend.half":0.0,"sm0.frontend.skipped":0})");
+  for (int i = 0; i < 6; ++i) ++fe.fetched;
+  fe.fetched.add(2);
+  fe.skipped += 3;
+  cycles += 4;
+  EXPECT_EQ(r.toJson().dump(), R"({"gpu.cycles":4,"gpu.ipc":2.0,"sm0.frontend.fetched":8,)"
+                               R"("sm0.frontend.half":4.0,"sm0.frontend.skipped":3})");
+  EXPECT_EQ(*r.value("gpu.ipc"), 2.0);
+  EXPECT_FALSE(r.value("gpu.nothing").has_value());
+  r.reset();
+  EXPECT_EQ(fe.fetched.value, 0u);
+  EXPECT_EQ(*r.value("gpu.ipc"), 0.0);
+}
+
+TEST(Stats, TableInRegistrationOrderWithUnits) {
+  Registry r;
+  uint64_t reads = 1234, cycles = 10;
+  r.add("sm0.regfile.bank0.reads", reads, "accesses", "bank 0 reads");
+  r.add("gpu.cycles", cycles, "cycles", "simulated cycles");
+  r.addDerived("gpu.rate", [] { return 0.125; }, "accesses/cycle", "a rate");
+  EXPECT_EQ(r.table(),
+            "sm0.regfile.bank0.reads   1234  accesses\n"
+            "gpu.cycles                  10  cycles\n"
+            "gpu.rate                 0.125  accesses/cycle\n");
+  EXPECT_EQ(r.table(true),
+            "sm0.regfile.bank0.reads   1234  accesses        bank 0 reads\n"
+            "gpu.cycles                  10  cycles          simulated cycles\n"
+            "gpu.rate                 0.125  accesses/cycle  a rate\n");
+  ASSERT_EQ(r.entries().size(), 3u);
+  EXPECT_EQ(r.entries()[0].unit, "accesses");
+  EXPECT_EQ(r.entries()[2].description, "a rate");
+}
+
+TEST(Stats, NonFiniteDerivedValueIsNull) {
+  Registry r;
+  r.addDerived("x.nan", [] { return 0.0 / 0.0; }, "ratio", "undefined");
+  EXPECT_EQ(r.toJson().dump(), R"({"x.nan":null})");
+  EXPECT_EQ(r.table(), "x.nan  -  ratio\n");
+}
+
+TEST(Stats, DuplicateNameRejected) {
+  Registry r;
+  uint64_t a = 0, b = 0;
+  r.add("sm0.frontend.fetched", a, "warp instructions", "");
+  try {
+    r.add("sm0.frontend.fetched", b, "warp instructions", "");
+    FAIL() << "duplicate accepted";
+  } catch (const StatsError& e) {
+    EXPECT_STREQ(e.what(), "statistic 'sm0.frontend.fetched' is registered twice");
+  }
+  EXPECT_THROW(r.addDerived("sm0.frontend.fetched", [] { return 1.0; }, "x", ""), StatsError);
+  EXPECT_EQ(r.entries().size(), 1u);
+}
+
+TEST(Stats, BadNamesUnitsAndRatiosRejected) {
+  Registry r;
+  uint64_t a = 0;
+  for (const char* bad : {"", "Sm0.fetched", "sm0..fetched", ".x", "x.", "sm0.fetched-all", "a b"})
+    EXPECT_THROW(r.add(bad, a, "cycles", ""), StatsError) << bad;
+  EXPECT_THROW(r.add("sm0.x", a, "", ""), StatsError);
+  try {
+    r.addRatio("gpu.ipc", "gpu.instructions", "gpu.cycles", "ratio", "");
+    FAIL() << "ratio over unknown names accepted";
+  } catch (const StatsError& e) {
+    EXPECT_STREQ(e.what(), "ratio 'gpu.ipc' refers to unknown statistic 'gpu.instructions'");
+  }
+  EXPECT_TRUE(r.entries().empty());
+}
