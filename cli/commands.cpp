@@ -14,7 +14,7 @@
 #include "isa/darsie_analysis.h"
 #include "isa/diagnostics.h"
 #include "isa/disassembler.h"
-#include "model/common/config_loader.h"
+#include "cli/config_loader.h"
 
 namespace po = boost::program_options;
 

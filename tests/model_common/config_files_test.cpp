@@ -2,7 +2,7 @@
 // the tables they cite (DARSIE Table 2, UV Table 1).
 #include <gtest/gtest.h>
 
-#include "model/common/config_loader.h"
+#include "cli/config_loader.h"
 
 using namespace simtlm::config;
 

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "isa/diagnostics.h"
-#include "model/common/config_loader.h"
+#include "cli/config_loader.h"
 #include "model/common/params.h"
 
 using namespace simtlm::config;

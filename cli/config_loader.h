@@ -1,5 +1,5 @@
 // Building a GpuConfig from INI files (Boost.Program_options) and `--set key=value` overrides.
-// This is the one piece of model/common that reads text; the units only ever see GpuConfig.
+// It lives in cli/ because nothing in model/ reads files (DESIGN.md 1); units only see GpuConfig.
 #pragma once
 
 #include <map>

@@ -1,4 +1,4 @@
-#include "model/common/config_loader.h"
+#include "cli/config_loader.h"
 
 #include <boost/program_options.hpp>
 #include <fstream>
