@@ -1,0 +1,34 @@
+// Dependence tracking: per warp, the registers and predicates with a write in flight. An
+// instruction may issue when none of the registers it reads or writes is pending (RAW and WAW
+// hazards); its destinations become pending at issue and are released at write-back, whatever
+// the latency (fixed for ALU ops, variable for memory).
+#pragma once
+
+#include <vector>
+
+#include "isa/liveness.h"
+
+namespace simtlm::sm {
+
+class Scoreboard {
+ public:
+  explicit Scoreboard(int numWarps) : pending_(static_cast<size_t>(numWarps)) {}
+
+  bool canIssue(int warp, const isa::Instr& in) const {
+    isa::RegSet touched = isa::usesOf(in) | isa::writesOf(in);
+    return (touched & pending_[warp]).empty();
+  }
+  void reserve(int warp, const isa::Instr& in) {
+    pending_[warp] = pending_[warp] | isa::writesOf(in);
+  }
+  void release(int warp, const isa::Instr& in) {
+    pending_[warp] = pending_[warp].minus(isa::writesOf(in));
+  }
+  bool idle(int warp) const { return pending_[warp].empty(); }
+  void clear(int warp) { pending_[warp] = {}; }
+
+ private:
+  std::vector<isa::RegSet> pending_;
+};
+
+}  // namespace simtlm::sm

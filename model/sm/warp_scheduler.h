@@ -1,0 +1,29 @@
+// Issue-scheduler policies (DESIGN.md 10: policies are interfaces behind one factory).
+// A scheduler owns a static partition of the SM's warps and picks, each cycle, one of the
+// warps that can issue.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "model/common/config.h"
+
+namespace simtlm::sm {
+
+class WarpScheduler {
+ public:
+  virtual ~WarpScheduler() = default;
+  // `ready[i]` tells whether warp `warps()[i]` can issue this cycle. Returns the index into
+  // warps() of the chosen warp, or -1 when none is ready.
+  virtual int pick(const std::vector<bool>& ready) = 0;
+  // The warp at index i was (re)assigned to a new block: `age` orders warps for GTO (smaller =
+  // older).
+  virtual void setAge(int index, uint64_t age) = 0;
+};
+
+// Greedy-then-oldest: keep issuing from the last warp while it can; otherwise the oldest ready.
+// Loose round robin: the next ready warp after the last one issued.
+std::unique_ptr<WarpScheduler> makeScheduler(config::SchedPolicy policy, int numWarps);
+
+}  // namespace simtlm::sm
