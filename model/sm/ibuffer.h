@@ -6,13 +6,14 @@
 #include <cstdint>
 #include <deque>
 
-#include "isa/instruction.h"
+#include "isa/liveness.h"
 
 namespace simtlm::sm {
 
 struct IBufferEntry {
   uint32_t pc;
   isa::Instr instr;
+  isa::RegSet touched{}, written{};  // registers read or written / written, known at decode
 };
 
 class IBuffer {

@@ -18,6 +18,10 @@ class Scoreboard {
     isa::RegSet touched = isa::usesOf(in) | isa::writesOf(in);
     return (touched & pending_[warp]).empty();
   }
+  // The same with the instruction's register sets already decoded.
+  bool canIssue(int warp, const isa::RegSet& touched) const {
+    return (touched & pending_[warp]).empty();
+  }
   void reserve(int warp, const isa::Instr& in) {
     pending_[warp] = pending_[warp] | isa::writesOf(in);
   }

@@ -57,7 +57,6 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, s
   const int perScheduler = cfg.sm.num_warps / cfg.issue.schedulers;
   for (int s = 0; s < cfg.issue.schedulers; ++s)
     schedulers_.push_back(makeScheduler(cfg.issue.policy, perScheduler));
-  fetchScheduler_ = makeScheduler(config::SchedPolicy::Lrr, cfg.sm.num_warps);
   for (auto& w : warps_) w.ibuf = IBuffer(cfg.frontend.ibuffer_entries);
   unitFreeAt_[static_cast<int>(isa::Unit::Sp)].assign(cfg.exec.sp_units, 0);
   unitFreeAt_[static_cast<int>(isa::Unit::Sfu)].assign(cfg.exec.sfu_units, 0);
@@ -153,7 +152,7 @@ bool SmCore::canIssue(const Warp& w, uint64_t cycle) const {
   if (!w.active || w.done || w.atBarrier || w.ibuf.empty()) return false;
   const isa::Instr& in = w.ibuf.front().instr;
   const isa::OpInfo& oi = isa::info(in.op);
-  if (!scoreboard_.canIssue(static_cast<int>(&w - warps_.data()), in)) return false;
+  if (!scoreboard_.canIssue(static_cast<int>(&w - warps_.data()), w.ibuf.front().touched)) return false;
   const auto& units = unitFreeAt_[static_cast<int>(oi.unit)];
   if (std::none_of(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; })) return false;
   const bool global = oi.cls == isa::OpClass::LoadGlobal || oi.cls == isa::OpClass::StoreGlobal ||
@@ -165,29 +164,29 @@ bool SmCore::canIssue(const Warp& w, uint64_t cycle) const {
 }
 
 void SmCore::issue(uint64_t cycle) {
-  // Entries fetched down a path the warp did not take are dropped first.
-  for (Warp& w : warps_) {
-    if (!w.active || w.done || w.ibuf.empty() || w.ibuf.front().pc == w.ctx->pc()) continue;
-    w.ibuf.flush();
-    w.fetchPc = w.ctx->pc();
-    w.fetchBlocked = false;
-    w.epoch++;
-    flushes_++;
-  }
   const int S = cfg_.issue.schedulers;
   const int perScheduler = cfg_.sm.num_warps / S;
-  std::vector<bool> ready(static_cast<size_t>(perScheduler));
+  ready_.resize(static_cast<size_t>(perScheduler));
   for (int s = 0; s < S && fault_.empty(); ++s) {
     bool any = false;
     for (int i = 0; i < perScheduler; ++i) {
-      ready[i] = canIssue(warps_[i * S + s], cycle);
-      any = any || ready[i];
+      Warp& w = warps_[i * S + s];
+      // Entries fetched down a path the warp did not take are dropped first.
+      if (w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc()) {
+        w.ibuf.flush();
+        w.fetchPc = w.ctx->pc();
+        w.fetchBlocked = false;
+        w.epoch++;
+        flushes_++;
+      }
+      ready_[i] = canIssue(w, cycle);
+      any = any || ready_[i];
     }
     if (!any) {
       stallNoReady_++;
       continue;
     }
-    int pick = schedulers_[s]->pick(ready);
+    int pick = schedulers_[s]->pick(ready_);
     execute(pick * S + s, cycle);
   }
 }
@@ -355,6 +354,8 @@ void SmCore::retireBlock(Block& b) {
   const isa::Kernel& k = *image_.kernel;
   const uint32_t W = image_.launch.warpSize;
   for (int s : b.warps) {
+    if (warps_[s].fetchInFlight) fetchesInFlight_--;
+    warps_[s].fetchInFlight = false;
     warps_[s].active = false;
     warps_[s].ctx.reset();
   }
@@ -369,18 +370,20 @@ void SmCore::retireBlock(Block& b) {
 }
 
 void SmCore::fetch(uint64_t cycle) {
-  // Deliver the fetch that completes this cycle, then start one more.
-  for (Warp& w : warps_) {
+  // Deliver the fetches that complete this cycle, then start one more.
+  for (size_t i = 0; i < warps_.size() && fetchesInFlight_; ++i) {
+    Warp& w = warps_[i];
     if (!w.fetchInFlight || w.fetchReadyAt > cycle) continue;
     w.fetchInFlight = false;
+    fetchesInFlight_--;
     if (!w.active || w.done || w.fetchEpoch != w.epoch) continue;  // stale: the path changed
     // Up to fetch_width consecutive instructions, as many as the I-buffer has room for,
     // ending after a control instruction (the next PC is known once it issues).
-    for (int i = 0; i < cfg_.frontend.fetch_width && !w.ibuf.full(); ++i) {
+    for (int k = 0; k < cfg_.frontend.fetch_width && !w.ibuf.full(); ++k) {
       const size_t idx = isa::Kernel::indexOf(w.fetchingPc);
       if (idx >= image_.kernel->size()) break;  // past the end: the warp stalls there
       const isa::Instr& in = image_.kernel->instrs[idx];
-      w.ibuf.push({w.fetchingPc, in});
+      w.ibuf.push({w.fetchingPc, in, isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in)});
       fetched_++;
       w.fetchingPc += 8;
       w.fetchPc = w.fetchingPc;
@@ -390,24 +393,25 @@ void SmCore::fetch(uint64_t cycle) {
       }
     }
   }
-  std::vector<bool> eligible(warps_.size());
-  bool any = false;
-  for (size_t i = 0; i < warps_.size(); ++i) {
-    const Warp& w = warps_[i];
-    eligible[i] = w.active && !w.done && !w.fetchInFlight && !w.fetchBlocked &&
-                  // as GPGPU-Sim: a warp is fetched for when its I-buffer has room for a
-                  // whole fetch (both entries, by default)
-                  w.ibuf.size() + std::min(cfg_.frontend.fetch_width, cfg_.frontend.ibuffer_entries) <=
-                      cfg_.frontend.ibuffer_entries &&
-                  isa::Kernel::indexOf(w.fetchPc) < image_.kernel->size();
-    any = any || eligible[i];
+  // Loose round robin over warps that can take a whole fetch (as GPGPU-Sim: both I-buffer
+  // entries free, by default).
+  const int need = std::min(cfg_.frontend.fetch_width, cfg_.frontend.ibuffer_entries);
+  const int n = static_cast<int>(warps_.size());
+  for (int k = 1; k <= n; ++k) {
+    const int i = (lastFetched_ + k) % n;
+    Warp& w = warps_[i];
+    if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked ||
+        w.ibuf.size() + need > cfg_.frontend.ibuffer_entries ||
+        isa::Kernel::indexOf(w.fetchPc) >= image_.kernel->size())
+      continue;
+    lastFetched_ = i;
+    w.fetchInFlight = true;
+    fetchesInFlight_++;
+    w.fetchingPc = w.fetchPc;
+    w.fetchEpoch = w.epoch;
+    w.fetchReadyAt = cycle + static_cast<uint64_t>(std::max(1, cfg_.frontend.icache_hit_latency));
+    return;
   }
-  if (!any) return;
-  Warp& w = warps_[fetchScheduler_->pick(eligible)];
-  w.fetchInFlight = true;
-  w.fetchingPc = w.fetchPc;
-  w.fetchEpoch = w.epoch;
-  w.fetchReadyAt = cycle + static_cast<uint64_t>(std::max(1, cfg_.frontend.icache_hit_latency));
 }
 
 void SmCore::setFault(int slot, const std::string& what) {

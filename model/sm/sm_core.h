@@ -98,7 +98,6 @@ class SmCore {
   std::vector<Warp> warps_;          // warp contexts (num_warps slots)
   std::vector<Block> blocks_;        // block slots
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
-  std::unique_ptr<WarpScheduler> fetchScheduler_;
   Scoreboard scoreboard_;
   std::vector<InFlight> inFlight_;   // results waiting for write-back
   std::array<std::vector<uint64_t>, 4> unitFreeAt_;  // per isa::Unit, per unit instance
@@ -106,6 +105,8 @@ class SmCore {
   uint32_t usedShared_ = 0;
   uint64_t ageCounter_ = 0;
   std::string fault_;
+  std::vector<bool> ready_;
+  int lastFetched_ = -1, fetchesInFlight_ = 0;
 
   // statistics
   uint64_t cycles_ = 0, activeCycles_ = 0, warpInstrs_ = 0, threadInstrs_ = 0, fetched_ = 0;
