@@ -1,0 +1,106 @@
+// Operand collector units and the bank arbiter of the banked vector register file
+// (DARSIE Sec. 3, BOW Sec. II; docs/regfile.md). Pure C++: the SM clocks it.
+//
+// Per SM cycle c the SM may, in any order, accept() instructions issued in cycle c, request
+// writeback()s, and dispatch() ready instructions; then it calls tick(c) once:
+//   - an instruction accepted in cycle c competes for bank reads from tick(c + 1) on;
+//   - tick(c) performs first the queued writebacks (they take priority over reads for the same
+//     bank ports, FIFO per bank when more writes than ports), then grants reads: collectors in
+//     round-robin order, each at most collector_ports operands, each bank at most bank_ports
+//     accesses in total; a request denied because its bank has no port left is a conflict;
+//   - an instruction whose last operand is read in tick(t) is dispatchable from cycle t + 1
+//     (one with no register source: from its accept cycle + 2, as if through the read stage).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "model/common/config.h"
+#include "model/common/stats.h"
+#include "model/regfile/operands.h"
+#include "model/regfile/types.h"
+
+namespace simtlm::regfile {
+
+class OperandCollectors {
+ public:
+  using Tag = uint64_t;  // the SM's handle of the instruction (opaque here)
+  struct Ready {
+    CollectorId id;
+    Tag tag;
+  };
+
+  explicit OperandCollectors(const config::GpuConfig::RegFile& cfg,
+                             BankMapping mapping = kDefaultBankMapping);
+
+  bool canAccept() const { return busy_ < collectors_.size(); }
+  // Puts an instruction issued in `cycle` into the lowest-numbered free collector.
+  // Throws std::logic_error when !canAccept().
+  CollectorId accept(Tag tag, const Sources& sources, uint64_t cycle);
+  // A result to write to the register file; performed in the next tick().
+  void writeback(PhysReg p);
+
+  // One cycle of bank arbitration. True if any bank access was performed.
+  bool tick(uint64_t cycle);
+  // True when no collector is busy and no writeback is pending (ticking would do nothing).
+  bool idle() const { return busy_ == 0 && writes_.empty(); }
+
+  // Instructions with every operand read, dispatchable in `cycle`, oldest accepted first.
+  // The reference stays valid across dispatch() calls (iterate it and dispatch), until the
+  // next readyToDispatch().
+  const std::vector<Ready>& readyToDispatch(uint64_t cycle);
+  // If unitFree: frees the collector (the instruction leaves for its execution unit) and
+  // returns true. Otherwise counts a dispatch stall and returns false. Throws std::logic_error
+  // if the collector's instruction is not dispatchable in `cycle`.
+  bool dispatch(CollectorId id, uint64_t cycle, bool unitFree);
+
+  // Registers written by the last tick() (for a scoreboard that releases on the write).
+  const std::vector<PhysReg>& written() const { return written_; }
+  size_t busyCollectors() const { return busy_; }
+  // Operands the collector still has to read (0 for a free or ready collector).
+  int pendingOperands(CollectorId id) const { return collectors_.at(index(id)).npending; }
+  size_t pendingWritebacks() const { return writes_.size(); }
+  BankId bank(PhysReg p) const { return bankOf(p, banks_, mapping_); }
+
+  // Counters, under g's prefix (e.g. "sm0.regfile"): reads, writes, conflicts,
+  // write_conflicts, bank<N>.{reads,writes,conflicts}, collector.{accepted, dispatched,
+  // read_cycles, residency, avg_residency, dispatch_stalls, full_cycles}.
+  void registerStats(stats::Group g);
+
+  struct BankCounters {
+    stats::Counter reads, writes, conflicts;
+  };
+  struct Counters {
+    stats::Counter reads, writes, conflicts, writeConflicts;
+    stats::Counter accepted, dispatched, readCycles, residency, dispatchStalls, fullCycles;
+  };
+  const Counters& counters() const { return c_; }
+  const BankCounters& bankCounters(BankId b) const { return bankStats_.at(index(b)); }
+
+ private:
+  struct Collector {
+    bool busy = false;
+    Tag tag = 0;
+    uint64_t seq = 0, acceptCycle = 0, readyAt = 0;
+    std::array<PhysReg, kMaxSources> pending{};
+    uint8_t npending = 0;
+  };
+  bool grantReads(uint64_t cycle);  // true if any read was granted
+  void becomeReady(uint32_t i, uint64_t readyAt);
+
+  uint32_t banks_, bankPorts_, collectorPorts_;
+  BankMapping mapping_;
+  std::vector<Collector> collectors_;
+  size_t busy_ = 0, reading_ = 0;  // busy collectors; those with operands still to read
+  uint32_t rr_ = 0;                // round-robin priority: the collector looked at first
+  uint64_t seq_ = 0;
+  std::vector<uint32_t> portsLeft_;  // by bank, during tick()
+  std::vector<PhysReg> writes_, written_;
+  std::vector<uint32_t> readyOrder_;  // ready collectors, by accept order
+  std::vector<Ready> readyOut_;
+  Counters c_;
+  std::vector<BankCounters> bankStats_;
+};
+
+}  // namespace simtlm::regfile

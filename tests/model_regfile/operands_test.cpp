@@ -1,0 +1,53 @@
+// Which registers an instruction reads and writes in the vector register file.
+#include <gtest/gtest.h>
+
+#include "isa/instruction.h"
+#include "model/regfile/operands.h"
+
+using namespace simtlm;
+using namespace simtlm::regfile;
+
+namespace {
+isa::Instr make(isa::Op op, uint8_t d, uint8_t a, uint8_t b, uint8_t c) {
+  isa::Instr in;
+  in.op = op;
+  in.d = d;
+  in.a = a;
+  in.b = b;
+  in.c = c;
+  return in;
+}
+}  // namespace
+
+TEST(Operands, SourcesAndDestination) {
+  isa::Instr fma = make(isa::Op::FMA_F32, 9, 21, 22, 9);
+  EXPECT_EQ(sourceGprs(fma), (1ull << 21) | (1ull << 22) | (1ull << 9));
+  EXPECT_EQ(destGpr(fma), 9);
+  isa::Instr st = make(isa::Op::ST_GLOBAL, 0, 4, 5, 0);
+  st.hasBase = true;
+  EXPECT_EQ(sourceGprs(st), (1ull << 4) | (1ull << 5));
+  EXPECT_FALSE(destGpr(st).has_value());
+  isa::Instr addImm = make(isa::Op::ADD_U32, 1, 2, 0, 0);
+  addImm.hasImm = true;
+  EXPECT_EQ(sourceGprs(addImm), 1ull << 2);
+}
+
+TEST(Operands, GuardedWriteDoesNotReadItsDestination) {
+  isa::Instr add = make(isa::Op::ADD_U32, 7, 2, 3, 0);
+  add.guard = 1;
+  EXPECT_EQ(sourceGprs(add), (1ull << 2) | (1ull << 3));
+  EXPECT_EQ(destGpr(add), 7);
+}
+
+TEST(Operands, PhysicalAndDeduplicated) {
+  RegisterMap m(64, 4, 4, BankMapping::Interleaved);
+  ASSERT_TRUE(m.allocateBlock({0, 1}, 16));
+  isa::Instr mad = make(isa::Op::MAD_LO_U32, 3, 2, 2, 5);  // r2 named twice: read once
+  Sources s = physSources(m, 1, mad);
+  ASSERT_EQ(s.count, 2);
+  EXPECT_EQ(s.reg[0], PhysReg{18});
+  EXPECT_EQ(s.reg[1], PhysReg{21});
+  EXPECT_EQ(physDest(m, 1, mad), PhysReg{19});
+  Sources dup{PhysReg{1}, PhysReg{1}, PhysReg{2}};
+  EXPECT_EQ(dup.count, 2);
+}
