@@ -1,6 +1,9 @@
 #include "model/mem/dram_target.h"
 
+#include "model/mem/atomic_extension.h"
+
 #include <algorithm>
+#include <cstring>
 
 namespace simtlm::mem {
 
@@ -66,6 +69,38 @@ tlm::tlm_sync_enum DramTarget::nb_transport_fw(tlm::tlm_generic_payload& gp,
   return tlm::TLM_COMPLETED;
 }
 
+tlm::tlm_response_status DramTarget::perform(tlm::tlm_generic_payload& gp) {
+  const AtomicExtension* ext = gp.get_extension<AtomicExtension>();
+  if (!ext) return store_.access(gp);
+  tlm::tlm_response_status s = tlm::TLM_OK_RESPONSE;
+  if (!gp.is_read() || !isAtomic(ext->op) || gp.get_data_length() != 4 * ext->ops.count ||
+      gp.get_byte_enable_ptr())
+    s = tlm::TLM_COMMAND_ERROR_RESPONSE;
+  const std::uint64_t base = gp.get_address();
+  for (unsigned i = 0; s == tlm::TLM_OK_RESPONSE && i < ext->ops.count; ++i) {
+    const std::uint64_t a = base + ext->ops[i].offset;
+    if ((a & 3) || a < base || a >= store_.size() || store_.size() - a < 4)
+      s = tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  }
+  if (s == tlm::TLM_OK_RESPONSE) {
+    std::uint32_t old[kMaxLanes];
+    applyAtomic(
+        ext->op, ext->ops, base, old, &store_,
+        [](void* m, std::uint64_t a) {
+          std::uint32_t w;
+          static_cast<SparseMemory*>(m)->read(a, reinterpret_cast<unsigned char*>(&w), 4);
+          return w;
+        },
+        [](void* m, std::uint64_t a, std::uint32_t w) {
+          static_cast<SparseMemory*>(m)->write(a, reinterpret_cast<const unsigned char*>(&w), 4);
+        });
+    std::memcpy(gp.get_data_ptr(), old, 4 * ext->ops.count);
+    ++stats_.atomics;
+  }
+  gp.set_response_status(s);
+  return s;
+}
+
 void DramTarget::incoming(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase) {
   if (phase == tlm::BEGIN_REQ) {
     begin_request(gp);
@@ -85,7 +120,7 @@ void DramTarget::begin_request(tlm::tlm_generic_payload& gp) {
   std::uint64_t end_req = arrival + config_.accept_cycles;
   std::uint64_t respond = end_req + 1;
 
-  if (store_.access(gp) != tlm::TLM_OK_RESPONSE) {
+  if (perform(gp) != tlm::TLM_OK_RESPONSE) {
     ++stats_.errors;
   } else {
     const unsigned len = gp.get_data_length();
@@ -138,7 +173,7 @@ void DramTarget::send_response() {
 }
 
 void DramTarget::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
-  if (store_.access(gp) != tlm::TLM_OK_RESPONSE) {
+  if (perform(gp) != tlm::TLM_OK_RESPONSE) {
     ++stats_.errors;
     delay += config_.clock_period;
     return;

@@ -18,6 +18,11 @@
 // follow arrival order. Errors: TLM_ADDRESS_ERROR_RESPONSE outside [0, size),
 // TLM_COMMAND_ERROR_RESPONSE for TLM_IGNORE_COMMAND, answered accept_cycles + 1 after arrival.
 // b_transport adds latency + transfer without contention.
+// Atomics (a payload carrying an AtomicExtension, see atomic_extension.h) are performed on the
+// store at arrival like any access (so they serialise in arrival order, across all initiators)
+// and timed as a read of their data length; an op outside [0, size) or not 4-byte aligned gives
+// TLM_ADDRESS_ERROR_RESPONSE and no effect, a non-atomic opcode or a command other than read
+// TLM_COMMAND_ERROR_RESPONSE.
 #pragma once
 
 #include "model/mem/sparse_memory.h"
@@ -51,6 +56,7 @@ class DramTarget : public sc_core::sc_module {
  public:
   struct Stats {
     std::uint64_t reads = 0, writes = 0, errors = 0, bytes = 0;
+    std::uint64_t atomics = 0;            // also counted in reads
     std::uint64_t bank_wait_cycles = 0;   // arrival to bank start, summed
     std::uint64_t bus_wait_cycles = 0;    // data ready to bus slot, summed
     std::uint64_t queue_full_stalls = 0;  // END_REQ delayed by a full bank queue
@@ -75,6 +81,8 @@ class DramTarget : public sc_core::sc_module {
   unsigned transport_dbg(tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
 
+  // A read, write or atomic on the store; sets and returns the response status.
+  tlm::tlm_response_status perform(tlm::tlm_generic_payload& gp);
   void incoming(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);  // BEGIN_REQ, END_RESP
   void internal(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);  // END_REQ, response ready
   void begin_request(tlm::tlm_generic_payload& gp);

@@ -39,6 +39,27 @@ std::uint64_t MemPort::submit(tlm::tlm_command command, std::uint64_t address, u
   gp->set_address(address);
   if (command == tlm::TLM_WRITE_COMMAND) std::memcpy(gp->get_data_ptr(), write_data, size);
   if (byte_enable) std::memcpy(gp->get_byte_enable_ptr(), byte_enable, byte_enable_length);
+  return enqueue(gp, address, std::move(done));
+}
+
+std::uint64_t MemPort::atomic(std::uint64_t address, isa::Op op, const WordOps& ops,
+                              Callback done) {
+  if (ops.count == 0 || !isAtomic(op))
+    SC_REPORT_ERROR(name(), "atomic: needs an atomic opcode and at least one op");
+  tlm::tlm_generic_payload* gp = mm_.allocate(4 * ops.count);
+  gp->acquire();
+  gp->set_command(tlm::TLM_READ_COMMAND);
+  gp->set_address(address);
+  auto* ext = new AtomicExtension;
+  ext->op = op;
+  ext->ops = ops;
+  gp->set_auto_extension(ext);  // freed by reset() when the payload returns to the pool
+  ++stats_.atomics;
+  return enqueue(gp, address, std::move(done));
+}
+
+std::uint64_t MemPort::enqueue(tlm::tlm_generic_payload* gp, std::uint64_t address,
+                               Callback done) {
   const std::uint64_t id = next_id_++;
   queue_.emplace_back(gp, Txn{id, address, std::move(done), sc_time_stamp()});
   kick_.notify(SC_ZERO_TIME);
@@ -161,6 +182,22 @@ unsigned MemPort::debug_read(std::uint64_t address, unsigned char* data, unsigne
 
 unsigned MemPort::debug_write(std::uint64_t address, const unsigned char* data, unsigned size) {
   return debug(tlm::TLM_WRITE_COMMAND, address, const_cast<unsigned char*>(data), size);
+}
+
+void MemPortDownstream::read(std::uint64_t address, unsigned size, Done done) {
+  port_.read(address, size, [d = std::move(done)](const MemResult& r) { d(r.data, r.ok()); });
+}
+
+void MemPortDownstream::write(std::uint64_t address, const unsigned char* data,
+                              const unsigned char* byte_enable, unsigned size, Done done) {
+  port_.write(address, data, size,
+              [d = std::move(done)](const MemResult& r) { d(nullptr, r.ok()); }, byte_enable,
+              byte_enable ? size : 0);
+}
+
+void MemPortDownstream::atomic(std::uint64_t address, isa::Op op, const WordOps& ops,
+                               Done done) {
+  port_.atomic(address, op, ops, [d = std::move(done)](const MemResult& r) { d(r.data, r.ok()); });
 }
 
 }  // namespace simtlm::mem

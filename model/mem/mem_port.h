@@ -13,6 +13,8 @@
 // not call wait(); they may submit new requests. The response status is always delivered.
 #pragma once
 
+#include "model/mem/atomic_extension.h"
+#include "model/mem/downstream.h"
 #include "model/mem/mem_manager.h"
 
 #include <systemc>
@@ -47,6 +49,7 @@ class MemPort : public sc_core::sc_module {
   };
   struct Stats {
     std::uint64_t transactions = 0, reads = 0, writes = 0, errors = 0;
+    std::uint64_t atomics = 0;  // also counted in reads
     std::uint64_t bytes_read = 0, bytes_written = 0;
     std::uint64_t latency_sum_ps = 0;  // submit to completion, summed over transactions
     std::uint64_t max_in_flight = 0;
@@ -76,6 +79,10 @@ class MemPort : public sc_core::sc_module {
                   byte_enable_length);
   }
 
+  // An atomic (see atomic_extension.h): a TLM_READ_COMMAND of 4 * ops.count bytes at `address`
+  // carrying an AtomicExtension; the result data holds the old word of each op, in op order.
+  std::uint64_t atomic(std::uint64_t address, isa::Op op, const WordOps& ops, Callback done);
+
   // Untimed debug access through transport_dbg (for loaders and checks); returns bytes moved.
   unsigned debug_read(std::uint64_t address, unsigned char* data, unsigned size);
   unsigned debug_write(std::uint64_t address, const unsigned char* data, unsigned size);
@@ -99,6 +106,7 @@ class MemPort : public sc_core::sc_module {
                                      sc_core::sc_time& delay);
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {}
   void peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);
+  std::uint64_t enqueue(tlm::tlm_generic_payload* gp, std::uint64_t address, Callback done);
   void send_method();  // AT: sends the head of the queue when the request channel is free
   void lt_thread();    // LT: b_transport, one at a time
   void end_request(tlm::tlm_generic_payload& gp);
@@ -114,6 +122,19 @@ class MemPort : public sc_core::sc_module {
   tlm::tlm_generic_payload* request_open_ = nullptr;  // in its request phase
   std::uint64_t next_id_ = 1;
   Stats stats_;
+};
+
+// The TLM Downstream for the SM-side caches: forwards to a MemPort (misses, stores, atomics).
+class MemPortDownstream : public Downstream {
+ public:
+  explicit MemPortDownstream(MemPort& port) : port_(port) {}
+  void read(std::uint64_t address, unsigned size, Done done) override;
+  void write(std::uint64_t address, const unsigned char* data, const unsigned char* byte_enable,
+             unsigned size, Done done) override;
+  void atomic(std::uint64_t address, isa::Op op, const WordOps& ops, Done done) override;
+
+ private:
+  MemPort& port_;
 };
 
 }  // namespace simtlm::mem

@@ -1,0 +1,161 @@
+#include "model/mem/shared_memory.h"
+
+#include "isa/semantics.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace simtlm::mem {
+
+SharedMemory::SharedMemory(const config::GpuConfig::Shared& cfg, unsigned warp_size,
+                           unsigned slots, Respond respond, stats::Group stats)
+    : cfg_(cfg), warp_size_(warp_size), respond_(std::move(respond)) {
+  if (cfg_.banks <= 0 || cfg_.bank_width <= 0 || cfg_.size < 0 || cfg_.latency < 0 ||
+      warp_size_ == 0 || warp_size_ > kMaxLanes)
+    throw std::invalid_argument("SharedMemory: banks, bank_width > 0, warp_size 1..32");
+  row_ = static_cast<unsigned>(cfg_.banks * cfg_.bank_width);
+  storage_.assign(static_cast<std::size_t>(cfg_.size), 0);
+  regions_.resize(slots);
+  stats.add("accesses", accesses_, "accesses", "warp shared-memory accesses");
+  stats.add("lane_accesses", lane_accesses_, "accesses", "active lanes of those accesses");
+  stats.add("bank_conflicts", conflicts_, "conflicts",
+            "extra cycles from bank conflicts (degree - 1 per access)");
+  stats.add("stalls", stalls_, "cycles", "cycles an access was refused (banks busy)");
+}
+
+bool SharedMemory::allocate(unsigned slot, std::uint32_t bytes) {
+  if (slot >= regions_.size() || regions_[slot].used)
+    throw std::logic_error("SharedMemory::allocate: bad or occupied slot");
+  const std::uint64_t need = (std::uint64_t{bytes} + row_ - 1) / row_ * row_;
+  std::vector<const Region*> used;
+  for (const Region& r : regions_)
+    if (r.used) used.push_back(&r);
+  std::sort(used.begin(), used.end(), [](auto* x, auto* y) { return x->base < y->base; });
+  std::uint64_t base = 0;
+  for (const Region* r : used) {
+    if (base + need <= r->base) break;
+    base = std::max<std::uint64_t>(base, r->base + r->reserved);
+  }
+  if (base + need > storage_.size()) return false;
+  regions_[slot] = Region{true, static_cast<std::uint32_t>(base), bytes,
+                          static_cast<std::uint32_t>(need)};
+  std::fill_n(storage_.begin() + static_cast<std::ptrdiff_t>(base), bytes, 0);
+  return true;
+}
+
+void SharedMemory::release(unsigned slot) {
+  if (slot >= regions_.size()) throw std::logic_error("SharedMemory::release: bad slot");
+  regions_[slot] = Region{};
+}
+
+std::uint32_t SharedMemory::freeBytes() const {
+  std::uint64_t used = 0;
+  for (const Region& r : regions_)
+    if (r.used) used += r.reserved;
+  return static_cast<std::uint32_t>(storage_.size() - used);
+}
+
+unsigned SharedMemory::conflictDegree(const std::uint32_t* address, std::uint32_t mask) const {
+  // (bank, bank word) pairs; a 4-byte access spans several banks when bank_width < 4.
+  const auto w = static_cast<unsigned>(cfg_.bank_width);
+  const auto banks = static_cast<unsigned>(cfg_.banks);
+  std::array<std::pair<unsigned, std::uint32_t>, kMaxLanes * 4> keys;
+  unsigned n = 0;
+  for (unsigned l = 0; l < warp_size_; ++l) {
+    if (!(mask >> l & 1u)) continue;
+    for (std::uint32_t u = address[l] / w; u <= (address[l] + 3) / w && n < keys.size(); ++u)
+      keys[n++] = {u % banks, u};
+  }
+  std::sort(keys.begin(), keys.begin() + n);
+  unsigned degree = 0, run = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    if (i > 0 && keys[i] == keys[i - 1]) continue;  // same bank word: broadcast
+    run = (i > 0 && keys[i].first == keys[i - 1].first) ? run + 1 : 1;
+    degree = std::max(degree, run);
+  }
+  return degree;
+}
+
+bool SharedMemory::canAccept() const {
+  if (now_ >= busy_until_) return true;
+  if (last_stall_ != now_) {
+    last_stall_ = now_;
+    ++stalls_;
+  }
+  return false;
+}
+
+void SharedMemory::accept(const SharedRequest& rq, std::uint64_t cycle) {
+  if (cycle < busy_until_) throw std::logic_error("SharedMemory::accept while banks are busy");
+  if (rq.slot >= regions_.size() || !regions_[rq.slot].used)
+    throw std::logic_error("SharedMemory::accept: slot has no region");
+  now_ = std::max(now_, cycle);
+  const unsigned degree = std::max(1u, conflictDegree(rq.address.data(), rq.mask));
+  ++accesses_;
+  conflicts_ += degree - 1;
+  busy_until_ = cycle + degree;
+
+  const std::uint64_t ready = cycle + static_cast<std::uint64_t>(cfg_.latency) + degree - 1;
+  pending_.push_back(Pending{ready, {}, {}});
+  Pending& p = pending_.back();
+  SharedResponse& r = p.response;
+  r.tag = rq.tag;
+  r.kind = rq.kind;
+  r.mask = rq.mask;
+  r.degree = degree;
+  const Region& reg = regions_[rq.slot];
+  for (unsigned l = 0; l < warp_size_; ++l) {
+    if (!(rq.mask >> l & 1u)) continue;
+    const std::uint32_t a = rq.address[l];
+    if ((a & 3u) || std::uint64_t{a} + 4 > reg.bytes) {
+      r.ok = false;
+      r.fault_lane = static_cast<int>(l);
+      r.fault_address = a;
+      r.error = (a & 3u) ? "misaligned 32-bit access" : "shared memory access out of bounds";
+      break;
+    }
+    ++lane_accesses_;
+    std::uint8_t* m = &storage_[reg.base + a];
+    std::uint32_t old;
+    std::memcpy(&old, m, 4);
+    p.data[l] = old;
+    if (rq.kind == SharedRequest::Kind::Store) {
+      std::memcpy(m, &rq.b[l], 4);
+    } else if (rq.kind == SharedRequest::Kind::Atomic) {
+      const std::uint32_t nw = isa::evalLane(rq.op, old, rq.b[l], rq.c[l]);
+      std::memcpy(m, &nw, 4);
+    }
+  }
+}
+
+bool SharedMemory::tick(std::uint64_t cycle) {
+  now_ = cycle;
+  bool progress = false;
+  while (!pending_.empty() && pending_.front().ready <= cycle) {
+    Pending p = pending_.front();
+    pending_.pop_front();
+    p.response.data = p.data.data();
+    if (respond_) respond_(p.response);
+    progress = true;
+  }
+  return progress;
+}
+
+std::uint32_t SharedMemory::read(unsigned slot, std::uint32_t address) const {
+  const Region& r = regions_.at(slot);
+  if (!r.used || (address & 3u) || std::uint64_t{address} + 4 > r.bytes)
+    throw std::out_of_range("SharedMemory::read");
+  std::uint32_t v;
+  std::memcpy(&v, &storage_[r.base + address], 4);
+  return v;
+}
+
+void SharedMemory::write(unsigned slot, std::uint32_t address, std::uint32_t value) {
+  const Region& r = regions_.at(slot);
+  if (!r.used || (address & 3u) || std::uint64_t{address} + 4 > r.bytes)
+    throw std::out_of_range("SharedMemory::write");
+  std::memcpy(&storage_[r.base + address], &value, 4);
+}
+
+}  // namespace simtlm::mem

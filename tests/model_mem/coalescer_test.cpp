@@ -1,0 +1,156 @@
+// Coalescer: transactions per access pattern (exact counts, order, lanes, spans) and the unit's
+// one-transaction-per-cycle hand-off with downstream stalls. Pure C++.
+#include "model/mem/coalescer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+using simtlm::mem::Coalescer;
+using simtlm::mem::MemTransaction;
+
+namespace {
+
+std::array<std::uint64_t, 32> strided(std::uint64_t base, std::uint64_t stride) {
+  std::array<std::uint64_t, 32> a{};
+  for (unsigned l = 0; l < 32; ++l) a[l] = base + l * stride;
+  return a;
+}
+
+struct Fixture {
+  simtlm::stats::Registry reg;
+  std::vector<std::pair<MemTransaction, std::uint64_t>> issued;
+  bool accept_downstream = true;
+  Coalescer c;
+  explicit Fixture(unsigned segment = 128)
+      : c(Coalescer::Config{segment, 32, 1},
+          [this](const MemTransaction& t, std::uint64_t tag) {
+            if (!accept_downstream) return false;
+            issued.emplace_back(t, tag);
+            return true;
+          },
+          simtlm::stats::Group(reg, "sm0.coalescer")) {}
+  std::vector<MemTransaction> run(const std::array<std::uint64_t, 32>& a,
+                                  std::uint32_t mask = 0xFFFFFFFFu) {
+    std::vector<MemTransaction> out;
+    c.coalesce(a.data(), mask, 4, out);
+    return out;
+  }
+};
+
+TEST(Coalescer, UnitStrideWordsIsOneTransaction) {
+  Fixture f;
+  auto t = f.run(strided(0x1000, 4));
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].address, 0x1000u);
+  EXPECT_EQ(t[0].lanes, 0xFFFFFFFFu);
+  EXPECT_EQ(t[0].begin, 0u);
+  EXPECT_EQ(t[0].end, 128u);
+  EXPECT_EQ(t[0].units, 32u);
+}
+
+TEST(Coalescer, MisalignedBaseTouchesTwoSegments) {
+  Fixture f;
+  auto t = f.run(strided(0x1040, 4));  // 0x1040..0x10bf
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].address, 0x1000u);
+  EXPECT_EQ(t[0].lanes, 0x0000FFFFu);
+  EXPECT_EQ(t[0].begin, 64u);
+  EXPECT_EQ(t[0].end, 128u);
+  EXPECT_EQ(t[1].address, 0x1080u);
+  EXPECT_EQ(t[1].lanes, 0xFFFF0000u);
+  EXPECT_EQ(t[1].units, 16u);
+}
+
+TEST(Coalescer, StrideTwoWordsIsTwoTransactions) {
+  Fixture f;
+  auto t = f.run(strided(0, 8));
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].lanes, 0x0000FFFFu);
+  EXPECT_EQ(t[1].lanes, 0xFFFF0000u);
+  EXPECT_EQ(t[0].units, 16u);
+  EXPECT_EQ(t[0].end, 124u);
+}
+
+TEST(Coalescer, StrideOfASegmentIsOneTransactionPerLaneAscending) {
+  Fixture f;
+  auto a = strided(0, 128);
+  std::reverse(a.begin(), a.end());  // lane 0 has the highest address
+  auto t = f.run(a);
+  ASSERT_EQ(t.size(), 32u);
+  for (unsigned i = 0; i < 32; ++i) {
+    EXPECT_EQ(t[i].address, i * 128u);
+    EXPECT_EQ(t[i].lanes, 1u << (31 - i));
+    EXPECT_EQ(t[i].units, 1u);
+  }
+}
+
+TEST(Coalescer, SameAddressIsOneWord) {
+  Fixture f;
+  auto t = f.run(strided(0x2004, 0));
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].units, 1u);
+  EXPECT_EQ(t[0].begin, 4u);
+  EXPECT_EQ(t[0].end, 8u);
+}
+
+TEST(Coalescer, InactiveLanesAreIgnored) {
+  Fixture f;
+  auto t = f.run(strided(0, 128), 0x00000005u);  // lanes 0 and 2
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].address, 0u);
+  EXPECT_EQ(t[1].address, 256u);
+  EXPECT_TRUE(f.run(strided(0, 4), 0).empty());
+}
+
+TEST(Coalescer, ThirtyTwoByteSectors) {
+  Fixture f(32);
+  auto t = f.run(strided(0, 4));
+  ASSERT_EQ(t.size(), 4u);
+  for (unsigned i = 0; i < 4; ++i) {
+    EXPECT_EQ(t[i].address, 32u * i);
+    EXPECT_EQ(t[i].lanes, 0xFFu << (8 * i));
+    EXPECT_EQ(t[i].units, 8u);
+  }
+}
+
+TEST(Coalescer, LargeSegmentCountsDistinctWords) {
+  Fixture f(1024);  // more than 64 words: the quadratic path
+  auto a = strided(0, 8);
+  a[5] = a[4];  // lanes 4 and 5 share a word
+  auto t = f.run(a);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].units, 31u);
+}
+
+TEST(Coalescer, UnitHandsOneTransactionPerCycleAndCountsStalls) {
+  Fixture f;
+  EXPECT_TRUE(f.c.idle());
+  const auto a = strided(0, 256);  // lanes 0..2: three segments
+  f.c.accept(a.data(), 0x7u, 4, 42, 10);
+  EXPECT_FALSE(f.c.canAccept());
+  EXPECT_EQ(f.c.remaining(), 3u);
+  EXPECT_FALSE(f.c.tick(10));  // nothing leaves in the accept cycle
+  EXPECT_TRUE(f.c.tick(11));
+  f.accept_downstream = false;
+  EXPECT_FALSE(f.c.tick(12));  // refused: a stall
+  f.accept_downstream = true;
+  EXPECT_TRUE(f.c.tick(13));
+  EXPECT_FALSE(f.c.canAccept());
+  EXPECT_TRUE(f.c.tick(14));
+  EXPECT_TRUE(f.c.canAccept());
+  EXPECT_TRUE(f.c.idle());
+  ASSERT_EQ(f.issued.size(), 3u);
+  EXPECT_EQ(f.issued[0].first.address, 0u);
+  EXPECT_EQ(f.issued[2].first.address, 512u);
+  EXPECT_EQ(f.issued[2].second, 42u);
+  EXPECT_FALSE(f.issued[1].first.last);
+  EXPECT_TRUE(f.issued[2].first.last);
+  EXPECT_EQ(f.reg.value("sm0.coalescer.accesses"), 1.0);
+  EXPECT_EQ(f.reg.value("sm0.coalescer.transactions"), 3.0);
+  EXPECT_EQ(f.reg.value("sm0.coalescer.stalls"), 1.0);
+}
+
+}  // namespace
