@@ -9,6 +9,13 @@ using namespace sc_core;
 ControlRegs::ControlRegs(sc_module_name name) : sc_module(name), control("control"), irq("irq") {
   control.register_b_transport(this, &ControlRegs::b_transport);
   control.register_transport_dbg(this, &ControlRegs::transport_dbg);
+  SC_METHOD(driveIrq);
+  sensitive << irqChanged_;
+  dont_initialize();
+}
+
+void ControlRegs::driveIrq() {
+  if (irq.get_interface()) irq.write(irqLevel_);
 }
 
 void ControlRegs::b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
@@ -132,8 +139,8 @@ void ControlRegs::complete(ErrorCode error, uint64_t cycles) {
 }
 
 void ControlRegs::updateIrq() {
-  bool level = irqEnable_ && (status_ & (kDone | kError));
-  if (irq.get_interface()) irq.write(level);
+  irqLevel_ = irqEnable_ && (status_ & (kDone | kError));
+  irqChanged_.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace simtlm::model

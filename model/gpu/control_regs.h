@@ -55,6 +55,7 @@ class ControlRegs : public sc_core::sc_module {
   tlm_utils::simple_target_socket<ControlRegs> control;  // from the host
   sc_core::sc_out<bool> irq;                             // kernel completed (level, until W1C)
 
+  SC_HAS_PROCESS(ControlRegs);
   explicit ControlRegs(sc_core::sc_module_name name);
 
   // Called when the host writes Launch with valid registers; the GPU starts the kernel.
@@ -74,7 +75,12 @@ class ControlRegs : public sc_core::sc_module {
   uint32_t read(uint32_t offset) const;
   void write(uint32_t offset, uint32_t value);
   bool launchValid() const;
+  // The interrupt level changes in whatever process touched the registers (the host's thread,
+  // the GPU's clock); one method of this module drives the port, so it has a single writer.
   void updateIrq();
+  void driveIrq();
+  sc_core::sc_event irqChanged_;
+  bool irqLevel_ = false;
 
   LaunchRegs regs_;
   uint32_t status_ = 0, error_ = 0, irqEnable_ = 0;

@@ -1,0 +1,58 @@
+// The GPU as TLM IP: what an architect instantiates in a SystemC platform.
+//   control    TLM-2.0 target socket: the control registers (docs/control-registers.md)
+//   irq        sc_out<bool>: kernel completed (when enabled in IRQ_ENABLE)
+//   to_memory  TLM-2.0 initiator socket (base protocol, AT or LT): kernel code and parameters
+//              at launch, global loads, stores and atomics while it runs
+// On LAUNCH the GPU reads the kernel's instruction words and parameter words from memory
+// (debug transport, as a launch-time driver/JIT step would), then runs the grid on its SMs,
+// clocked at gpu.core_clock_mhz, and reports completion in the status register.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "isa/kernel.h"
+#include "model/common/config.h"
+#include "model/common/stats.h"
+#include "model/gpu/control_regs.h"
+#include "model/gpu/global_memory_adapter.h"
+#include "model/mem/mem_port.h"
+#include "model/sm/sm_core.h"
+
+namespace simtlm::gpu {
+
+class Gpu : public sc_core::sc_module {
+ public:
+  model::ControlRegs regs;        // regs.control is the control target socket
+  sc_core::sc_out<bool> irq;
+  mem::MemPort port;              // port.to_memory is the memory initiator socket
+
+  SC_HAS_PROCESS(Gpu);
+  Gpu(sc_core::sc_module_name name, const config::GpuConfig& cfg, stats::Registry& stats);
+  ~Gpu() override;
+
+  // The last kernel's error (empty on success) and cycle count.
+  const std::string& lastError() const { return lastError_; }
+  uint64_t lastCycles() const { return cycle_; }
+
+ private:
+  void launch(const model::LaunchRegs& r);
+  void clockTick();
+  void finish(model::ErrorCode code, const std::string& error);
+
+  const config::GpuConfig& cfg_;
+  stats::Registry& stats_;
+  sc_core::sc_time period_;
+  mem::MemPortDownstream downstream_;
+  std::vector<std::unique_ptr<GlobalMemoryAdapter>> adapters_;
+  std::vector<std::unique_ptr<sm::SmCore>> sms_;
+  isa::Kernel kernel_;
+  sm::KernelImage image_;
+  bool running_ = false;
+  uint64_t cycle_ = 0, lastProgress_ = 0, nextBlock_ = 0, blocksLeft_ = 0, totalBlocks_ = 0;
+  std::string lastError_;
+  sc_core::sc_event start_;
+};
+
+}  // namespace simtlm::gpu

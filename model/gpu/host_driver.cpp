@@ -1,0 +1,108 @@
+#include "model/gpu/host_driver.h"
+
+#include <cstring>
+#include <vector>
+
+#include "model/gpu/control_regs.h"
+
+namespace simtlm::gpu {
+
+using namespace sc_core;
+using model::Reg;
+
+HostDriver::HostDriver(sc_module_name name, HostJob job)
+    : sc_module(name), control("control"), to_memory("to_memory"), irq("irq"), job_(std::move(job)) {
+  SC_THREAD(run);
+}
+
+bool HostDriver::debug(tlm::tlm_command cmd, uint64_t address, unsigned char* data, unsigned size) {
+  tlm::tlm_generic_payload p;
+  p.set_command(cmd);
+  p.set_address(address);
+  p.set_data_ptr(data);
+  p.set_data_length(size);
+  p.set_streaming_width(size);
+  return to_memory->transport_dbg(p) == size;
+}
+
+bool HostDriver::writeReg(uint32_t offset, uint32_t value) {
+  tlm::tlm_generic_payload p;
+  sc_time delay = SC_ZERO_TIME;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_address(offset);
+  p.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+  p.set_data_length(4);
+  p.set_streaming_width(4);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  control->b_transport(p, delay);
+  wait(delay);
+  return p.is_response_ok();
+}
+
+bool HostDriver::readReg(uint32_t offset, uint32_t& value) {
+  tlm::tlm_generic_payload p;
+  sc_time delay = SC_ZERO_TIME;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(offset);
+  p.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+  p.set_data_length(4);
+  p.set_streaming_width(4);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  control->b_transport(p, delay);
+  wait(delay);
+  return p.is_response_ok();
+}
+
+void HostDriver::run() {
+  auto fail = [&](const std::string& why) {
+    result_.error = why;
+    if (onFinished) onFinished();
+  };
+  const isa::Kernel& k = *job_.kernel;
+  // 1. Place code, parameters and buffers in memory.
+  std::vector<unsigned char> code(k.code.size() * 8);
+  std::memcpy(code.data(), k.code.data(), code.size());
+  const uint32_t paramAddr = job_.codeAddress + static_cast<uint32_t>((code.size() + 255) / 256 * 256);
+  std::vector<uint32_t> params = job_.launch.params;
+  if (!debug(tlm::TLM_WRITE_COMMAND, job_.codeAddress, code.data(), static_cast<unsigned>(code.size())) ||
+      (!params.empty() && !debug(tlm::TLM_WRITE_COMMAND, paramAddr, reinterpret_cast<unsigned char*>(params.data()),
+                                 static_cast<unsigned>(params.size() * 4))))
+    return fail("cannot place the kernel in memory");
+  for (const auto& r : job_.memory->regions()) {
+    std::vector<unsigned char> bytes(r.bytes.begin(), r.bytes.end());
+    if (!bytes.empty() && !debug(tlm::TLM_WRITE_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size())))
+      return fail("cannot place buffer '" + r.name + "' in memory");
+  }
+  // 2. Program the control registers and launch.
+  const auto& l = job_.launch;
+  const std::pair<Reg, uint32_t> writes[] = {
+      {Reg::Entry, job_.codeAddress}, {Reg::GridX, l.grid.x}, {Reg::GridY, l.grid.y},
+      {Reg::GridZ, l.grid.z}, {Reg::BlockX, l.block.x}, {Reg::BlockY, l.block.y},
+      {Reg::BlockZ, l.block.z}, {Reg::ParamAddr, paramAddr},
+      {Reg::ParamWords, static_cast<uint32_t>(params.size())}, {Reg::SharedBytes, k.sharedBytes},
+      {Reg::RegsPerThread, static_cast<uint32_t>(k.numRegs)},
+      {Reg::NumInstrs, static_cast<uint32_t>(k.size())}, {Reg::IrqEnable, 1}, {Reg::Launch, 1}};
+  for (const auto& [reg, value] : writes)
+    if (!writeReg(static_cast<uint32_t>(reg), value)) return fail("control register write refused");
+  // 3. Wait for the interrupt, read status and cycles, acknowledge.
+  uint32_t status = 0;
+  readReg(static_cast<uint32_t>(Reg::Status), status);
+  if (!(status & model::kDone)) wait(irq.posedge_event());
+  uint32_t err = 0, lo = 0, hi = 0;
+  readReg(static_cast<uint32_t>(Reg::ErrorCode), err);
+  readReg(static_cast<uint32_t>(Reg::CycleLo), lo);
+  readReg(static_cast<uint32_t>(Reg::CycleHi), hi);
+  writeReg(static_cast<uint32_t>(Reg::Status), model::kDone | model::kError);
+  result_.done = true;
+  result_.errorCode = err;
+  result_.cycles = static_cast<uint64_t>(hi) << 32 | lo;
+  // 4. Read the buffers back.
+  for (const auto& r : job_.memory->regions()) {
+    auto& region = *job_.memory->find(r.base, static_cast<uint32_t>(std::max<size_t>(r.bytes.size(), 1)));
+    if (!r.bytes.empty() && !debug(tlm::TLM_READ_COMMAND, r.base, region.bytes.data(), static_cast<unsigned>(r.bytes.size())))
+      return fail("cannot read buffer '" + r.name + "' back");
+  }
+  if (onFinished) onFinished();
+}
+
+}  // namespace simtlm::gpu

@@ -1,0 +1,57 @@
+// A host driver: what the command line (and any CPU model) does to run a kernel on the GPU.
+// It places the kernel's instruction words, its parameters and the buffers in memory (debug
+// transport), programs the control registers, launches, waits for the interrupt, and reads the
+// buffers back. Sockets: `control` to the GPU's control target, `to_memory` to the memory the
+// GPU uses (usually through the interconnect).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "isa/kernel.h"
+#include "isa/launch.h"
+#include "isa/memory.h"
+
+namespace simtlm::gpu {
+
+struct HostJob {
+  const isa::Kernel* kernel = nullptr;
+  isa::LaunchConfig launch;
+  isa::GlobalMemory* memory = nullptr;  // buffers: copied in before, read back after
+  uint32_t codeAddress = 0x01000000;    // where the code and then the parameters are placed
+};
+
+struct HostResult {
+  bool done = false;
+  uint32_t errorCode = 0;
+  uint64_t cycles = 0;
+  std::string error;  // host-side problems (a failed access)
+};
+
+class HostDriver : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<HostDriver> control;
+  tlm_utils::simple_initiator_socket<HostDriver> to_memory;
+  sc_core::sc_in<bool> irq;
+
+  SC_HAS_PROCESS(HostDriver);
+  HostDriver(sc_core::sc_module_name name, HostJob job);
+  const HostResult& result() const { return result_; }
+  // Called when the job is finished (for example to sc_stop()).
+  std::function<void()> onFinished;
+
+ private:
+  void run();
+  bool writeReg(uint32_t offset, uint32_t value);
+  bool readReg(uint32_t offset, uint32_t& value);
+  bool debug(tlm::tlm_command cmd, uint64_t address, unsigned char* data, unsigned size);
+
+  HostJob job_;
+  HostResult result_;
+};
+
+}  // namespace simtlm::gpu
