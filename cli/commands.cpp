@@ -7,6 +7,7 @@
 
 #include "cli/emulate.h"
 #include "cli/results.h"
+#include "cli/scenario_run.h"
 #include "isa/annotate.h"
 #include "isa/assembler.h"
 #include "isa/binary.h"
@@ -27,6 +28,9 @@ const char* kUsage =
     "                            interpreter, verified, with the redundancy limit study\n"
     "  emulate WORKLOAD [--opt key=value]... [--json OUT] [--per-pc] [--no-study]\n"
     "                            run a workload on the functional interpreter and verify it\n"
+    "  emulate SCENARIO.yaml [--json OUT] [--no-study]\n"
+    "                            run a scenario file (docs/scenarios.md) on the functional\n"
+    "                            interpreter and evaluate its checks\n"
     "  asm KERNEL.s [-o OUT.bin] [--hints] [--window N] [--annotate [--block X,Y,Z]\n"
     "               [--warp-size N] [--paper-tid-x-only]]\n"
     "                            assemble; print the listing annotated like DARSIE Fig. 6\n"
@@ -63,18 +67,7 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
   return vm;
 }
 
-isa::Kernel loadAnyKernel(const std::string& path) {
-  if (path.size() > 4 && path.substr(path.size() - 4) == ".bin") {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, 0, 0, "cannot open file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    isa::Kernel k = isa::deserializeKernel(ss.str(), path);
-    isa::checkKernel(k);
-    return k;
-  }
-  return isa::assembleFile(path);
-}
+isa::Kernel loadAnyKernel(const std::string& path) { return scenario::loadKernelFile(path); }
 
 int cmdAsm(const std::vector<std::string>& args) {
   po::options_description desc("asm");
@@ -124,7 +117,32 @@ int cmdDisasm(const std::vector<std::string>& args) {
   return 0;
 }
 
+bool isScenarioPath(const std::string& a) {
+  auto ends = [&](const std::string& suffix) {
+    return a.size() > suffix.size() && a.compare(a.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return ends(".yaml") || ends(".yml");
+}
+
+int cmdEmulateScenario(const std::vector<std::string>& args) {
+  po::options_description desc("emulate SCENARIO");
+  desc.add_options()("scenario", po::value<std::string>()->required(), "scenario file (.yaml)")(
+      "json", po::value<std::string>(), "write results as JSON")(
+      "no-study", "run the interpreter alone, without the limit study (full speed)");
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  auto vm = parse(args, desc, pos);
+  scenario::Scenario s = scenario::loadScenario(vm["scenario"].as<std::string>());
+  scenario::ScenarioResult r = scenario::runScenario(s, !vm.count("no-study"));
+  scenario::printScenarioResult(std::cout, r);
+  if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), scenario::toJson(r));
+  if (!r.passed) std::cerr << "simtlm: error: scenario " << s.name << " FAILED\n";
+  return r.passed ? 0 : 1;
+}
+
 int cmdEmulate(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (isScenarioPath(a)) return cmdEmulateScenario(args);
   po::options_description desc("emulate");
   desc.add_options()("workload", po::value<std::string>()->required(), "workload name")(
       "opt", po::value<std::vector<std::string>>()->composing(), "workload option key=value")(

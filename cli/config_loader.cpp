@@ -111,14 +111,14 @@ void ConfigLoader::loadText(const std::string& text, const std::string& name) {
   origin_ = std::move(origins);
 }
 
-void ConfigLoader::set(const std::string& assignment) {
+void ConfigLoader::set(const std::string& assignment, const std::string& origin) {
   auto eq = assignment.find('=');
   if (eq == std::string::npos)
     throw ConfigError("--set '" + assignment + "': expected key=value");
   std::string key = trim(assignment.substr(0, eq)), value = trim(assignment.substr(eq + 1));
   std::string err = assignmentError(cfg_, key, value);
   if (!err.empty()) throw ConfigError("--set '" + assignment + "': " + err);
-  origin_[key] = "--set";
+  origin_[key] = origin;
 }
 
 void ConfigLoader::setAll(const std::vector<std::string>& assignments) {

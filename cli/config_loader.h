@@ -20,8 +20,9 @@ class ConfigLoader {
   void loadFile(const std::string& path);
   // The same from text; `name` stands for the file in messages.
   void loadText(const std::string& text, const std::string& name);
-  // "key=value", applied in order. Throws ConfigError "--set 'key=value': ...".
-  void set(const std::string& assignment);
+  // "key=value", applied in order. Throws ConfigError "--set 'key=value': ...". `origin` is
+  // where the assignment came from, for messages and `simtlm params`.
+  void set(const std::string& assignment, const std::string& origin = "--set");
   void setAll(const std::vector<std::string>& assignments);
 
   // The values so far, not yet cross-checked.

@@ -82,9 +82,8 @@ void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc) {
   }
 }
 
-nlohmann::json toJson(const EmulateResult& r) {
-  nlohmann::json stats;
-  const auto& c = r.counts;
+nlohmann::json statsJson(const isa::ExecCounts& c, const isa::LimitStudyResult* limit) {
+  nlohmann::json stats = nlohmann::json::object();
   stats["interp.warp_instructions"] = c.warpInstructions;
   stats["interp.thread_instructions"] = c.threadInstructions;
   stats["interp.blocks"] = c.blocks;
@@ -97,8 +96,8 @@ nlohmann::json toJson(const EmulateResult& r) {
     stats["interp.warp." + n] = c.warpByClass[i];
     stats["interp.thread." + n] = c.threadByClass[i];
   }
-  const auto& l = r.limit;
-  if (r.limitStudy) {
+  if (limit) {
+    const auto& l = *limit;
     stats["limit.eligible"] = l.eligible;
     stats["limit.grid_redundant"] = l.gridRedundant;
     stats["limit.tb_redundant"] = l.tbRedundant;
@@ -109,6 +108,11 @@ nlohmann::json toJson(const EmulateResult& r) {
     stats["limit.tb_redundant.affine"] = l.tbByStructure[1];
     stats["limit.tb_redundant.unstructured"] = l.tbByStructure[2];
   }
+  return stats;
+}
+
+nlohmann::json toJson(const EmulateResult& r) {
+  nlohmann::json stats = statsJson(r.counts, r.limitStudy ? &r.limit : nullptr);
   nlohmann::json j;
   j["command"] = "emulate";
   j["workload"] = r.workload;

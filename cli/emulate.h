@@ -28,6 +28,9 @@ struct EmulateResult {
 EmulateResult emulate(const std::string& workload, const workloads::Options& options,
                       bool limitStudy = true);
 void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc);
+// Statistics of one interpreter run as a flat map from hierarchical name to number (interp.*,
+// and limit.* when `limit` is given).
+nlohmann::json statsJson(const isa::ExecCounts& c, const isa::LimitStudyResult* limit);
 // Statistics as a flat map from hierarchical name to number, beside the run's identity.
 nlohmann::json toJson(const EmulateResult& r);
 

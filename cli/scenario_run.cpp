@@ -1,0 +1,191 @@
+#include "cli/scenario_run.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <sstream>
+
+#include "cli/emulate.h"
+#include "isa/diagnostics.h"
+#include "isa/limit_study.h"
+
+namespace simtlm::scenario {
+namespace {
+
+void addStats(nlohmann::json& total, const nlohmann::json& add) {
+  for (const auto& [k, v] : add.items()) total[k] = total.value(k, uint64_t{0}) + v.get<uint64_t>();
+}
+
+isa::LaunchConfig prepare(const Launch& l, isa::GlobalMemory& mem) {
+  if (l.workload) {
+    try {
+      return l.workload->setup(mem);
+    } catch (const std::invalid_argument& e) {
+      yaml::fail(l.where, l.path + ": " + l.label() + ": " + e.what() + " (the workload's buffers need names of their own)");
+    } catch (const std::length_error& e) {
+      yaml::fail(l.where, l.path + ": " + l.label() + ": " + e.what());
+    }
+  }
+  isa::LaunchConfig c;
+  c.grid = l.grid;
+  c.block = l.block;
+  c.warpSize = l.warpSize;
+  for (const auto& p : l.params) c.params.push_back(p.buffer.empty() ? p.value : mem.region(p.buffer).base);
+  return c;
+}
+
+// Runs every launch on `mem`; returns the error that stopped the run ("" when it completed).
+std::string execute(const Scenario& s, isa::GlobalMemory& mem, bool study, std::vector<LaunchOutcome>* out) {
+  for (const auto& b : s.buffers) {
+    mem.allocate(b.name, b.words * 4);
+    mem.setWords(b.name, b.init.generate(b.words));
+  }
+  for (const auto& l : s.launches) {
+    isa::LaunchConfig c = prepare(l, mem);
+    isa::LimitStudy limit;
+    isa::ExecCounts counts;
+    try {
+      counts = isa::Interpreter(l.kernel, mem).run(c, study ? &limit : nullptr);
+    } catch (const ExecError& e) {
+      return e.what();
+    } catch (const std::invalid_argument& e) {
+      yaml::fail(l.where, l.path + ": " + l.label() + ": " + e.what());
+    }
+    if (out) out->push_back({l.label(), c, cli::statsJson(counts, study ? &limit.result() : nullptr)});
+  }
+  return "";
+}
+
+std::string formatWord(uint32_t w, ElemType t) {
+  char b[64];
+  if (t == ElemType::F32) {
+    float f;
+    std::memcpy(&f, &w, 4);
+    std::snprintf(b, sizeof b, "%.9g (0x%08x)", static_cast<double>(f), w);
+  } else if (t == ElemType::S32) {
+    std::snprintf(b, sizeof b, "%d", static_cast<int32_t>(w));
+  } else {
+    std::snprintf(b, sizeof b, "%u", w);
+  }
+  return b;
+}
+
+std::string compare(const std::vector<uint32_t>& got, const Contents& want) {
+  std::vector<uint32_t> w;
+  try {
+    w = want.generate(got.size());
+  } catch (const InputError& e) {
+    return e.message();
+  }
+  std::ostringstream s;
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (got[i] == w[i]) continue;
+    if (bad < 5) s << "[" << i << "] = " << formatWord(got[i], want.type) << ", expected " << formatWord(w[i], want.type) << "; ";
+    ++bad;
+  }
+  if (bad) s << bad << " of " << got.size() << " words differ";
+  return s.str();
+}
+
+bool compareStat(double a, const std::string& op, double b) {
+  if (op == "==") return a == b;
+  if (op == "!=") return a != b;
+  if (op == "<") return a < b;
+  if (op == "<=") return a <= b;
+  if (op == ">") return a > b;
+  return a >= b;
+}
+
+class Evaluator {
+ public:
+  Evaluator(const Scenario& s, const ScenarioResult& r, const isa::GlobalMemory& mem) : s_(s), r_(r), mem_(mem) {}
+
+  CheckOutcome operator()(const Check& c) {
+    switch (c.kind) {
+      case Check::Kind::ExpectError:
+        if (r_.error.empty()) return {false, "the run completed without an error"};
+        if (r_.error.find(c.text) == std::string::npos) return {false, "the run stopped with another error: " + r_.error};
+        return {true, r_.error};
+      case Check::Kind::Verify: {
+        std::string msg;
+        for (const auto& l : s_.launches)
+          if (l.workload) msg += l.workload->verify(mem_);
+        return {msg.empty(), msg.empty() ? "bit-identical to the C++ reference" : msg};
+      }
+      case Check::Kind::BufferEquals: {
+        if (!has(c.buffer)) return {false, "no buffer named '" + c.buffer + "' after the run"};
+        std::string msg = compare(mem_.words(c.buffer), c.expected);
+        return {msg.empty(), msg};
+      }
+      case Check::Kind::BufferInterpreter: return interpreter(c);
+      case Check::Kind::Stat: {
+        if (!r_.stats.contains(c.stat))
+          return {false, c.stat.rfind("limit.", 0) == 0 && !r_.limitStudy
+                             ? "limit.* statistics need the limit study (run without --no-study)"
+                             : "statistic '" + c.stat + "' is not produced by the functional interpreter"};
+        double v = r_.stats[c.stat].get<double>();
+        std::ostringstream m;
+        m << "is " << r_.stats[c.stat].dump();
+        return {compareStat(v, c.op, c.value), m.str()};
+      }
+    }
+    return {false, "?"};
+  }
+
+ private:
+  bool has(const std::string& name) const {
+    for (const auto& reg : mem_.regions())
+      if (reg.name == name) return true;
+    return false;
+  }
+  // On `emulate` the run is the interpreter's own, so this re-runs the scenario on fresh memory
+  // and compares: a determinism check. The timing model will compare its memory here.
+  CheckOutcome interpreter(const Check& c) {
+    if (!has(c.buffer)) return {false, "no buffer named '" + c.buffer + "' after the run"};
+    if (!reference_) {
+      reference_.emplace();
+      refError_ = execute(s_, *reference_, false, nullptr);
+    }
+    if (!refError_.empty()) return {false, "the reference run stopped: " + refError_};
+    const Buffer* b = s_.findBuffer(c.buffer);
+    Contents want;
+    want.kind = Contents::Kind::Words;
+    want.type = b ? b->type : ElemType::U32;
+    want.words = reference_->words(c.buffer);
+    std::string msg = compare(mem_.words(c.buffer), want);
+    return {msg.empty(), msg.empty() ? "bit-identical to a reference interpreter run" : msg};
+  }
+
+  const Scenario& s_;
+  const ScenarioResult& r_;
+  const isa::GlobalMemory& mem_;
+  std::optional<isa::GlobalMemory> reference_;
+  std::string refError_;
+};
+
+}  // namespace
+
+ScenarioResult runScenario(const Scenario& s, bool limitStudy) {
+  ScenarioResult r;
+  r.scenario = &s;
+  r.limitStudy = limitStudy;
+  r.stats = nlohmann::json::object();
+  isa::GlobalMemory mem;
+  auto start = std::chrono::steady_clock::now();
+  r.error = execute(s, mem, limitStudy, &r.launches);
+  r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& l : r.launches) addStats(r.stats, l.stats);
+  bool stoppedBadly = !r.error.empty() && !s.expectsError();
+  Evaluator eval(s, r, mem);
+  r.passed = !stoppedBadly;
+  for (const auto& c : s.checks) {
+    CheckOutcome o = stoppedBadly ? CheckOutcome{false, "not evaluated: the run stopped"} : eval(c);
+    r.passed = r.passed && o.passed;
+    r.checks.push_back(o);
+  }
+  return r;
+}
+
+}  // namespace simtlm::scenario
