@@ -25,10 +25,10 @@ bool HostDriver::debug(tlm::tlm_command cmd, uint64_t address, unsigned char* da
   return to_memory->transport_dbg(p) == size;
 }
 
-bool HostDriver::writeReg(uint32_t offset, uint32_t value) {
+bool HostDriver::regAccess(tlm::tlm_command cmd, uint32_t offset, uint32_t& value) {
   tlm::tlm_generic_payload p;
   sc_time delay = SC_ZERO_TIME;
-  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_command(cmd);
   p.set_address(offset);
   p.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
   p.set_data_length(4);
@@ -39,18 +39,12 @@ bool HostDriver::writeReg(uint32_t offset, uint32_t value) {
   return p.is_response_ok();
 }
 
+bool HostDriver::writeReg(uint32_t offset, uint32_t value) {
+  return regAccess(tlm::TLM_WRITE_COMMAND, offset, value);
+}
+
 bool HostDriver::readReg(uint32_t offset, uint32_t& value) {
-  tlm::tlm_generic_payload p;
-  sc_time delay = SC_ZERO_TIME;
-  p.set_command(tlm::TLM_READ_COMMAND);
-  p.set_address(offset);
-  p.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-  p.set_data_length(4);
-  p.set_streaming_width(4);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  control->b_transport(p, delay);
-  wait(delay);
-  return p.is_response_ok();
+  return regAccess(tlm::TLM_READ_COMMAND, offset, value);
 }
 
 void HostDriver::run() {

@@ -46,6 +46,7 @@ class HostDriver : public sc_core::sc_module {
 
  private:
   void run();
+  bool regAccess(tlm::tlm_command cmd, uint32_t offset, uint32_t& value);
   bool writeReg(uint32_t offset, uint32_t value);
   bool readReg(uint32_t offset, uint32_t& value);
   bool debug(tlm::tlm_command cmd, uint64_t address, unsigned char* data, unsigned size);
