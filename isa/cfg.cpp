@@ -147,6 +147,12 @@ uint32_t Cfg::reconvergencePc(int block) const {
   return Kernel::pcOf(blocks_[p].first);
 }
 
+std::vector<uint32_t> Cfg::reconvergenceTable() const {
+  std::vector<uint32_t> table(blockOf_.size(), kNoReconvergence);
+  for (int b = 0; b < numBlocks(); ++b) table[blocks_[b].last] = reconvergencePc(b);
+  return table;
+}
+
 std::vector<int> Cfg::influenceRegion(int block) const {
   int stop = ipdom_[block];
   std::vector<char> seen(numBlocks() + 1, 0);

@@ -33,6 +33,9 @@ class Cfg {
   // kNoReconvergence when they only meet at kernel exit.
   static constexpr uint32_t kNoReconvergence = 0xFFFFFFFFu;
   uint32_t reconvergencePc(int block) const;
+  // Per instruction index: the reconvergence PC of the branch ending there (kNoReconvergence
+  // elsewhere). What the interpreter and the SMs consult when a branch diverges.
+  std::vector<uint32_t> reconvergenceTable() const;
   // Blocks executed under the branch that ends `block`: reachable from its successors without
   // passing through its immediate post-dominator.
   std::vector<int> influenceRegion(int block) const;

@@ -263,9 +263,7 @@ class BlockRunner {
 
 Interpreter::Interpreter(const Kernel& kernel, GlobalMemory& memory)
     : kernel_((checkKernel(kernel), kernel)), mem_(memory), cfg_(kernel) {
-  reconvergence_.assign(kernel.size(), Cfg::kNoReconvergence);
-  for (int b = 0; b < cfg_.numBlocks(); ++b)
-    reconvergence_[cfg_.blocks()[b].last] = cfg_.reconvergencePc(b);
+  reconvergence_ = cfg_.reconvergenceTable();
 }
 
 ExecCounts Interpreter::run(const LaunchConfig& launch, ExecObserver* observer) {

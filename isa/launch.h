@@ -13,6 +13,11 @@ namespace simtlm::isa {
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
   uint64_t count() const { return static_cast<uint64_t>(x) * y * z; }
+  // The (x, y, z) index of the linear block `linear` of a grid of this shape (x fastest).
+  std::array<uint32_t, 3> blockIndex(uint64_t linear) const {
+    return {static_cast<uint32_t>(linear % x), static_cast<uint32_t>(linear / x % y),
+            static_cast<uint32_t>(linear / (static_cast<uint64_t>(x) * y))};
+  }
   std::string str() const;
 };
 

@@ -71,10 +71,7 @@ void Gpu::launch(const model::LaunchRegs& r) {
   image_ = sm::KernelImage{};
   image_.kernel = &kernel_;
   image_.launch = l;
-  isa::Cfg graph(kernel_);
-  image_.reconvergence.assign(kernel_.size(), isa::Cfg::kNoReconvergence);
-  for (int b = 0; b < graph.numBlocks(); ++b)
-    image_.reconvergence[graph.blocks()[b].last] = graph.reconvergencePc(b);
+  image_.reconvergence = isa::Cfg(kernel_).reconvergenceTable();
   for (auto& sm : sms_) sm->startKernel(image_);
   if (!sms_[0]->canAdmit())
     return finish(model::ErrorCode::BadLaunch, "a block needs more resources than an SM has");
@@ -92,9 +89,7 @@ void Gpu::clockTick() {
   for (auto& sm : sms_)  // hand out blocks in linear order to SMs with room
     while (nextBlock_ < totalBlocks_ && sm->canAdmit()) {
       const uint64_t b = nextBlock_++;
-      sm->admit(static_cast<uint32_t>(b),
-                {static_cast<uint32_t>(b % l.grid.x), static_cast<uint32_t>(b / l.grid.x % l.grid.y),
-                 static_cast<uint32_t>(b / (static_cast<uint64_t>(l.grid.x) * l.grid.y))});
+      sm->admit(static_cast<uint32_t>(b), l.grid.blockIndex(b));
       lastProgress_ = cycle_;
     }
   bool progress = false;

@@ -51,10 +51,7 @@ GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
   KernelImage image;
   image.kernel = &kernel;
   image.launch = launch;
-  isa::Cfg cfgGraph(kernel);
-  image.reconvergence.assign(kernel.size(), isa::Cfg::kNoReconvergence);
-  for (int b = 0; b < cfgGraph.numBlocks(); ++b)
-    image.reconvergence[cfgGraph.blocks()[b].last] = cfgGraph.reconvergencePc(b);
+  image.reconvergence = isa::Cfg(kernel).reconvergenceTable();
 
   const int n = cfg.gpu.num_sms;
   std::vector<std::unique_ptr<IdealGlobalMemory>> ports;
@@ -76,10 +73,7 @@ GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
   for (uint64_t cycle = 0;; ++cycle) {
     for (auto& sm : sms)  // hand out blocks in linear order to SMs with room
       while (next < total && sm->canAdmit()) {
-        uint32_t x = static_cast<uint32_t>(next % launch.grid.x);
-        uint32_t y = static_cast<uint32_t>(next / launch.grid.x % launch.grid.y);
-        uint32_t z = static_cast<uint32_t>(next / (static_cast<uint64_t>(launch.grid.x) * launch.grid.y));
-        sm->admit(static_cast<uint32_t>(next), {x, y, z});
+        sm->admit(static_cast<uint32_t>(next), launch.grid.blockIndex(next));
         next++;
         lastProgress = cycle;
       }

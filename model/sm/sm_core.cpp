@@ -110,9 +110,7 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
     w.indexInBlock = static_cast<uint32_t>(i);
     w.ctx.emplace(k, image_.launch, ctaid, static_cast<uint32_t>(i));
     scoreboard_.clear(slot);
-    const int perScheduler = cfg_.sm.num_warps / cfg_.issue.schedulers;
     schedulers_[slot % cfg_.issue.schedulers]->setAge(slot / cfg_.issue.schedulers, ageCounter_++);
-    (void)perScheduler;
     blk.warps.push_back(slot);
   }
   residentBlocks_++;
@@ -310,8 +308,7 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   if (writesReg) scoreboard_.reserve(slot, in);
   w.pendingMem++;
   globalAccesses_++;
-  const uint32_t epochOfBlock = static_cast<uint32_t>(w.block);
-  mem_.issue(a, [this, slot, in, exec, writesReg, epochOfBlock](const uint32_t* result, const std::string& error) {
+  mem_.issue(a, [this, slot, in, exec, writesReg](const uint32_t* result, const std::string& error) {
     Warp& w2 = warps_[slot];
     if (!error.empty()) return setFault(slot, error);
     if (writesReg) {
@@ -319,7 +316,6 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
       scoreboard_.release(slot, in);
     }
     w2.pendingMem--;
-    (void)epochOfBlock;
     Block& b = blocks_[w2.block];
     releaseBarrier(b);
     retireBlock(b);
