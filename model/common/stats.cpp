@@ -109,4 +109,16 @@ std::string Registry::table(bool withDescriptions) const {
   return out.str();
 }
 
+void Registry::freeze() {
+  for (Entry& e : entries_) {
+    if (e.counter) {
+      frozen_.push_back(*e.counter);
+      e.counter = &frozen_.back();
+    } else {
+      const double v = e.derived();
+      e.derived = [v] { return v; };
+    }
+  }
+}
+
 }  // namespace simtlm::stats

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -66,6 +67,9 @@ class Registry {
   std::optional<double> value(const std::string& name) const;
   // Zeroes every counter (for example after a warm-up); derived values follow.
   void reset();
+  // Copies every current value into storage the registry owns and reads from there from now on:
+  // call it before the units that own the counters are destroyed, to keep their final values.
+  void freeze();
 
   // {"name": number, ...}: counters as integers, derived values as reals (null if not finite).
   nlohmann::json toJson() const;
@@ -75,6 +79,7 @@ class Registry {
  private:
   void insert(Entry e);
   std::vector<Entry> entries_;
+  std::deque<uint64_t> frozen_;  // counters after freeze() (deque: stable addresses)
   std::unordered_map<std::string, size_t> index_;
 };
 

@@ -18,15 +18,14 @@ Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& sta
       cfg_(cfg), stats_(stats), period_(1.0e6 / cfg.gpu.core_clock_mhz, SC_PS), downstream_(port) {
   regs.irq(irq);
   regs.onLaunch = [this](const model::LaunchRegs& r) { launch(r); };
+  std::vector<sm::GlobalMemoryPort*> ports;
   for (int i = 0; i < cfg.gpu.num_sms; ++i) {
-    const std::string p = "sm" + std::to_string(i);
     adapters_.push_back(std::make_unique<GlobalMemoryAdapter>(
         downstream_, static_cast<unsigned>(cfg.l1.line), static_cast<unsigned>(cfg.gpu.warp_size), 64,
-        stats::Group(stats, p + ".coalescer")));
-    sms_.push_back(std::make_unique<sm::SmCore>(i, cfg, *adapters_.back(), stats));
-    sms_.back()->onBlockDone = [this](uint32_t) { blocksLeft_--; };
+        stats::Group(stats, "sm" + std::to_string(i) + ".coalescer")));
+    ports.push_back(adapters_.back().get());
   }
-  stats.add("gpu.cycles", cycle_, "cycles", "core cycles of the last kernel");
+  engine_ = std::make_unique<sm::GridEngine>(cfg, ports, stats);
   SC_METHOD(clockTick);
   sensitive << start_;
   dont_initialize();
@@ -72,12 +71,8 @@ void Gpu::launch(const model::LaunchRegs& r) {
   image_.kernel = &kernel_;
   image_.launch = l;
   image_.reconvergence = isa::Cfg(kernel_).reconvergenceTable();
-  for (auto& sm : sms_) sm->startKernel(image_);
-  if (!sms_[0]->canAdmit())
-    return finish(model::ErrorCode::BadLaunch, "a block needs more resources than an SM has");
-  totalBlocks_ = blocksLeft_ = l.grid.count();
-  nextBlock_ = 0;
-  cycle_ = lastProgress_ = 0;
+  const std::string error = engine_->start(image_);
+  if (!error.empty()) return finish(model::ErrorCode::BadLaunch, error);
   lastError_.clear();
   running_ = true;
   start_.notify(period_);
@@ -85,35 +80,17 @@ void Gpu::launch(const model::LaunchRegs& r) {
 
 void Gpu::clockTick() {
   if (!running_) return;
-  const isa::LaunchConfig& l = image_.launch;
-  for (auto& sm : sms_)  // hand out blocks in linear order to SMs with room
-    while (nextBlock_ < totalBlocks_ && sm->canAdmit()) {
-      const uint64_t b = nextBlock_++;
-      sm->admit(static_cast<uint32_t>(b), l.grid.blockIndex(b));
-      lastProgress_ = cycle_;
-    }
-  bool progress = false;
-  for (size_t i = 0; i < sms_.size(); ++i) {
-    adapters_[i]->tick(cycle_);
-    progress = sms_[i]->tick(cycle_) || progress;
-    if (!sms_[i]->fault().empty()) return finish(model::ErrorCode::KernelFault, sms_[i]->fault());
-  }
-  if (progress || !port.idle()) lastProgress_ = cycle_;
-  cycle_++;
-  regs.setCycles(cycle_);
-  if (blocksLeft_ == 0) return finish(model::ErrorCode::None, "");
-  if (cycle_ - lastProgress_ > static_cast<uint64_t>(cfg_.watchdog.cycles)) {
-    std::string e = "stuck: no progress for " + std::to_string(cfg_.watchdog.cycles) + " cycles\n";
-    for (auto& sm : sms_) e += sm->describeWarps();
-    return finish(model::ErrorCode::KernelFault, e);
-  }
+  const sm::GridEngine::State st = engine_->tick();
+  regs.setCycles(engine_->cycles());
+  if (st == sm::GridEngine::State::Done) return finish(model::ErrorCode::None, "");
+  if (st == sm::GridEngine::State::Faulted) return finish(model::ErrorCode::KernelFault, engine_->error());
   next_trigger(period_);
 }
 
 void Gpu::finish(model::ErrorCode code, const std::string& error) {
   running_ = false;
   lastError_ = error;
-  regs.complete(code, cycle_);
+  regs.complete(code, engine_->cycles());
 }
 
 }  // namespace simtlm::gpu

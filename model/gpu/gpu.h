@@ -18,7 +18,7 @@
 #include "model/gpu/control_regs.h"
 #include "model/gpu/global_memory_adapter.h"
 #include "model/mem/mem_port.h"
-#include "model/sm/sm_core.h"
+#include "model/sm/grid_engine.h"
 
 namespace simtlm::gpu {
 
@@ -34,7 +34,7 @@ class Gpu : public sc_core::sc_module {
 
   // The last kernel's error (empty on success) and cycle count.
   const std::string& lastError() const { return lastError_; }
-  uint64_t lastCycles() const { return cycle_; }
+  uint64_t lastCycles() const { return engine_->cycles(); }
 
  private:
   void launch(const model::LaunchRegs& r);
@@ -46,11 +46,10 @@ class Gpu : public sc_core::sc_module {
   sc_core::sc_time period_;
   mem::MemPortDownstream downstream_;
   std::vector<std::unique_ptr<GlobalMemoryAdapter>> adapters_;
-  std::vector<std::unique_ptr<sm::SmCore>> sms_;
+  std::unique_ptr<sm::GridEngine> engine_;
   isa::Kernel kernel_;
   sm::KernelImage image_;
   bool running_ = false;
-  uint64_t cycle_ = 0, lastProgress_ = 0, nextBlock_ = 0, blocksLeft_ = 0, totalBlocks_ = 0;
   std::string lastError_;
   sc_core::sc_event start_;
 };

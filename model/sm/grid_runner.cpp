@@ -5,6 +5,7 @@
 
 #include "isa/cfg.h"
 #include "isa/semantics.h"
+#include "model/sm/grid_engine.h"
 
 namespace simtlm::sm {
 
@@ -53,53 +54,22 @@ GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
   image.launch = launch;
   image.reconvergence = isa::Cfg(kernel).reconvergenceTable();
 
-  const int n = cfg.gpu.num_sms;
   std::vector<std::unique_ptr<IdealGlobalMemory>> ports;
-  std::vector<std::unique_ptr<SmCore>> sms;
-  uint64_t remaining = launch.grid.count();
-  for (int i = 0; i < n; ++i) {
+  std::vector<GlobalMemoryPort*> raw;
+  for (int i = 0; i < cfg.gpu.num_sms; ++i) {
     ports.push_back(std::make_unique<IdealGlobalMemory>(memory, memoryLatency));
-    sms.push_back(std::make_unique<SmCore>(i, cfg, *ports.back(), stats));
-    sms.back()->startKernel(image);
-    sms.back()->onBlockDone = [&](uint32_t) { remaining--; };
+    raw.push_back(ports.back().get());
   }
+  GridEngine engine(cfg, raw, stats);
   GridResult r;
-  if (!sms[0]->canAdmit()) {
-    r.error = "a block of kernel '" + kernel.name + "' needs more resources than an SM has";
-    return r;
+  r.error = engine.start(image);
+  if (!r.error.empty()) return r;
+  while (engine.tick() == GridEngine::State::Running) {
   }
-  uint64_t next = 0, lastProgress = 0;
-  const uint64_t total = launch.grid.count();
-  for (uint64_t cycle = 0;; ++cycle) {
-    for (auto& sm : sms)  // hand out blocks in linear order to SMs with room
-      while (next < total && sm->canAdmit()) {
-        sm->admit(static_cast<uint32_t>(next), launch.grid.blockIndex(next));
-        next++;
-        lastProgress = cycle;
-      }
-    bool progress = false;
-    for (int i = 0; i < n; ++i) {
-      ports[i]->tick(cycle);
-      progress = sms[i]->tick(cycle) || progress;
-      if (!sms[i]->fault().empty()) {
-        r.cycles = cycle + 1;
-        r.error = "kernel '" + kernel.name + "': " + sms[i]->fault();
-        return r;
-      }
-    }
-    if (progress) lastProgress = cycle;
-    if (remaining == 0) {
-      r.cycles = cycle + 1;
-      return r;
-    }
-    if (cycle - lastProgress > static_cast<uint64_t>(cfg.watchdog.cycles)) {
-      r.cycles = cycle + 1;
-      r.error = "kernel '" + kernel.name + "' is stuck: no progress for " +
-                std::to_string(cfg.watchdog.cycles) + " cycles\n";
-      for (auto& sm : sms) r.error += sm->describeWarps();
-      return r;
-    }
-  }
+  r.cycles = engine.cycles();
+  r.error = engine.error();
+  stats.freeze();  // the SMs and ports owning the counters end here
+  return r;
 }
 
 }  // namespace simtlm::sm

@@ -1,6 +1,8 @@
 // The statistics registry: names, units, derived values, JSON and the text table.
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "model/common/stats.h"
 
 using namespace simtlm::stats;
@@ -92,4 +94,21 @@ TEST(Stats, BadNamesUnitsAndRatiosRejected) {
     EXPECT_STREQ(e.what(), "ratio 'gpu.ipc' refers to unknown statistic 'gpu.instructions'");
   }
   EXPECT_TRUE(r.entries().empty());
+}
+
+TEST(Stats, FreezeKeepsFinalValuesAfterTheOwnersAreGone) {
+  Registry r;
+  {
+    auto a = std::make_unique<uint64_t>(7);
+    auto b = std::make_unique<uint64_t>(2);
+    r.add("x.a", *a, "events", "a");
+    r.add("x.b", *b, "events", "b");
+    r.addRatio("x.ratio", "x.a", "x.b", "events/event", "a per b");
+    *a = 9;
+    r.freeze();
+    *a = 100;  // after freezing, the registry no longer reads the owner's counter
+  }
+  EXPECT_EQ(r.value("x.a"), 9.0);
+  EXPECT_EQ(r.value("x.ratio"), 4.5);
+  EXPECT_EQ(r.toJson()["x.b"], 2);
 }

@@ -1,0 +1,74 @@
+#include "model/sm/grid_engine.h"
+
+namespace simtlm::sm {
+
+GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
+                       stats::Registry& stats)
+    : cfg_(cfg), ports_(ports) {
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], stats));
+    sms_.back()->onBlockDone = [this](uint32_t) { blocksLeft_--; };
+  }
+  stats.add("gpu.cycles", cycle_, "cycles", "core cycles of the grid");
+  stats.add("gpu.gated_sm_cycles", gatedCycles_, "cycles",
+            "SM cycles not clocked because the SM had no resident block and none left to receive");
+}
+
+std::string GridEngine::start(const KernelImage& image) {
+  image_ = image;
+  for (auto& sm : sms_) sm->startKernel(image_);
+  if (!sms_.empty() && !sms_[0]->canAdmit()) {
+    state_ = State::Idle;
+    return "a block of kernel '" + image.kernel->name + "' needs more resources than an SM has " +
+           "(check sm.num_warps, sm.max_blocks, sm.num_registers and shared.size)";
+  }
+  totalBlocks_ = blocksLeft_ = image_.launch.grid.count();
+  nextBlock_ = cycle_ = lastProgress_ = 0;
+  error_.clear();
+  state_ = State::Running;
+  return "";
+}
+
+GridEngine::State GridEngine::tick() {
+  if (state_ != State::Running) return state_;
+  for (auto& sm : sms_)  // hand out blocks in linear order to SMs with room
+    while (nextBlock_ < totalBlocks_ && sm->canAdmit()) {
+      const uint64_t b = nextBlock_++;
+      sm->admit(static_cast<uint32_t>(b), image_.launch.grid.blockIndex(b));
+      lastProgress_ = cycle_;
+    }
+  const bool blocksToHandOut = nextBlock_ < totalBlocks_;
+  bool progress = false;
+  for (size_t i = 0; i < sms_.size(); ++i) {
+    SmCore& sm = *sms_[i];
+    if (sm.idle() && ports_[i]->idle() && !blocksToHandOut) {
+      gatedCycles_++;
+      continue;
+    }
+    ports_[i]->tick(cycle_);
+    progress = sm.tick(cycle_) || progress;
+    if (!sm.fault().empty()) {
+      cycle_++;
+      fail("kernel '" + image_.kernel->name + "': " + sm.fault());
+      return state_;
+    }
+  }
+  if (progress) lastProgress_ = cycle_;
+  cycle_++;
+  if (blocksLeft_ == 0) {
+    state_ = State::Done;
+  } else if (cycle_ - lastProgress_ > static_cast<uint64_t>(cfg_.watchdog.cycles)) {
+    std::string e = "kernel '" + image_.kernel->name + "' is stuck: no progress for " +
+                    std::to_string(cfg_.watchdog.cycles) + " cycles (watchdog.cycles)\n";
+    for (auto& sm : sms_) e += sm->describeWarps();
+    fail(e);
+  }
+  return state_;
+}
+
+void GridEngine::fail(const std::string& what) {
+  error_ = what;
+  state_ = State::Faulted;
+}
+
+}  // namespace simtlm::sm

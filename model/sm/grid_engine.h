@@ -1,0 +1,49 @@
+// The grid engine: the one place that runs a kernel's grid on a set of SM cores. It hands out
+// blocks in linear order to SMs with room, ticks every SM and its memory port once per core
+// cycle, stops clocking SMs with nothing resident once the grid has no blocks left to hand out
+// (clock gating: they cost no host time), and runs the watchdog. runGrid (plain C++, tests) and
+// the SystemC GPU top (one tick per clock edge) both drive it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/common/config.h"
+#include "model/common/stats.h"
+#include "model/sm/sm_core.h"
+
+namespace simtlm::sm {
+
+class GridEngine {
+ public:
+  enum class State { Idle, Running, Done, Faulted };
+
+  // One SM core per port (ports[i] is SM i's global-memory port; the ports outlive the engine).
+  GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports, stats::Registry& stats);
+
+  // Starts a grid. Returns an error (nothing started) when a block can never fit on an SM.
+  std::string start(const KernelImage& image);
+  // One core cycle; returns the state after it.
+  State tick();
+
+  State state() const { return state_; }
+  uint64_t cycles() const { return cycle_; }       // core cycles of the current / last grid
+  const std::string& error() const { return error_; }  // a fault, or the stuck-run report
+  int numSms() const { return static_cast<int>(sms_.size()); }
+
+ private:
+  void fail(const std::string& what);
+
+  const config::GpuConfig& cfg_;
+  std::vector<GlobalMemoryPort*> ports_;
+  std::vector<std::unique_ptr<SmCore>> sms_;
+  KernelImage image_;
+  State state_ = State::Idle;
+  uint64_t cycle_ = 0, lastProgress_ = 0, nextBlock_ = 0, totalBlocks_ = 0, blocksLeft_ = 0;
+  std::string error_;
+  uint64_t gatedCycles_ = 0;  // SM-cycles not clocked because the SM had nothing to do
+};
+
+}  // namespace simtlm::sm
