@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/bench.h"
 #include "cli/emulate.h"
 #include "cli/results.h"
 #include "cli/scenario_run.h"
@@ -31,6 +32,13 @@ const char* kUsage =
     "  emulate SCENARIO.yaml [--json OUT] [--no-study]\n"
     "                            run a scenario file (docs/scenarios.md) on the functional\n"
     "                            interpreter and evaluate its checks\n"
+    "  run SCENARIO.yaml [--mechanism M] [--config FILE.ini] [--set key=value]... [--json OUT]\n"
+    "                            run a scenario on the timing model (GPU, host driver,\n"
+    "                            interconnect, DRAM over TLM-2.0): cycles, IPC, statistics,\n"
+    "                            checks (equals_interpreter compares with the interpreter)\n"
+    "  bench [--sms 1,28] [--size 256] [--repeat 3] [--json OUT]\n"
+    "                            simulation speed on the tiled matmul: interpreter and timing\n"
+    "                            model (one child process per SM count)\n"
     "  asm KERNEL.s [-o OUT.bin] [--hints] [--window N] [--annotate [--block X,Y,Z]\n"
     "               [--warp-size N] [--paper-tid-x-only]]\n"
     "                            assemble; print the listing annotated like DARSIE Fig. 6\n"
@@ -140,6 +148,32 @@ int cmdEmulateScenario(const std::vector<std::string>& args) {
   return r.passed ? 0 : 1;
 }
 
+int cmdRun(const std::vector<std::string>& args) {
+  po::options_description desc("run");
+  desc.add_options()("scenario", po::value<std::string>()->required(), "scenario file (.yaml)")(
+      "mechanism", po::value<std::string>(), "mechanism instead of the scenario's")(
+      "config", po::value<std::string>(), "machine configuration instead of the scenario's")(
+      "set", po::value<std::vector<std::string>>()->composing(), "override key=value after the scenario's")(
+      "json", po::value<std::string>(), "write results as JSON");
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  auto vm = parse(args, desc, pos);
+  const std::string file = vm["scenario"].as<std::string>();
+  if (!isScenarioPath(file))
+    throw std::invalid_argument("run: '" + file + "' is not a scenario file (.yaml); see docs/scenarios.md");
+  scenario::Scenario s = scenario::loadScenario(file);
+  scenario::Overrides o;
+  if (vm.count("mechanism")) o.mechanism = vm["mechanism"].as<std::string>();
+  if (vm.count("config")) o.configFile = vm["config"].as<std::string>();
+  if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
+  scenario::applyOverrides(s, o);
+  scenario::ScenarioResult r = scenario::runScenarioTimed(s);
+  scenario::printScenarioResult(std::cout, r);
+  if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), scenario::toJson(r));
+  if (!r.passed) std::cerr << "simtlm: error: scenario " << s.name << " FAILED\n";
+  return r.passed ? 0 : 1;
+}
+
 int cmdEmulate(const std::vector<std::string>& args) {
   for (const auto& a : args)
     if (isScenarioPath(a)) return cmdEmulateScenario(args);
@@ -219,9 +253,11 @@ int run(int argc, char** argv) {
     if (cmd == "asm") return cmdAsm(rest);
     if (cmd == "disasm") return cmdDisasm(rest);
     if (cmd == "emulate") return cmdEmulate(rest);
+    if (cmd == "run") return cmdRun(rest);
+    if (cmd == "bench") return cmdBench(rest);
     if (cmd == "workloads") return cmdWorkloads();
     if (cmd == "params") return cmdParams(rest);
-    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: emulate, asm, disasm, workloads, params; see simtlm --help)\n";
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, bench, asm, disasm, workloads, params; see simtlm --help)\n";
     return 2;
   } catch (const InputError& e) {
     std::cerr << e.what() << "\n";

@@ -17,6 +17,78 @@ std::string percent(const nlohmann::json& stats, const char* name) {
 
 nlohmann::json dim(const isa::Dim3& d) { return {d.x, d.y, d.z}; }
 
+// The sum over SMs of sm<N>.<suffix> (0 when no SM has it).
+double perSm(const nlohmann::json& stats, const std::string& suffix) {
+  double total = 0;
+  for (int i = 0;; ++i) {
+    auto it = stats.find("sm" + std::to_string(i) + "." + suffix);
+    if (it == stats.end()) {
+      if (!stats.contains("sm" + std::to_string(i) + ".cycles")) break;
+      continue;
+    }
+    total += it->get<double>();
+  }
+  return total;
+}
+
+std::string num(double v) {
+  char b[48];
+  if (v == static_cast<double>(static_cast<uint64_t>(v))) std::snprintf(b, sizeof b, "%llu", static_cast<unsigned long long>(v));
+  else std::snprintf(b, sizeof b, "%.3f", v);
+  return b;
+}
+
+// The short human table of a timing run: cycles and IPC, then one line per part of the machine,
+// each listing the statistics the model produced.
+void printTimingTable(std::ostream& out, const ScenarioResult& r) {
+  const nlohmann::json& st = r.stats;
+  const double cycles = st.value("gpu.cycles", 0.0);
+  const double warp = perSm(st, "issue.warp_instructions"), thread = perSm(st, "issue.thread_instructions");
+  char b[256];
+  std::snprintf(b, sizeof b, "  cycles %s, IPC %.2f warp / %.1f thread instructions per cycle\n", num(cycles).c_str(),
+                cycles ? warp / cycles : 0.0, cycles ? thread / cycles : 0.0);
+  out << b;
+  struct Line {
+    const char* title;
+    std::vector<std::pair<const char*, std::string>> items;  // label, per-SM suffix or global name
+  };
+  const Line lines[] = {
+      {"instructions", {{"fetched", "sm:frontend.fetched"}, {"issued", "sm:issue.warp_instructions"},
+                        {"thread", "sm:issue.thread_instructions"}, {"I-buffer flushes", "sm:frontend.flushes"}}},
+      {"I-cache", {{"accesses", "sm:icache.accesses"}, {"hits", "sm:icache.hits"}, {"misses", "sm:icache.misses"}}},
+      {"issue stalls (scheduler-cycles)",
+       {{"no ready warp", "sm:issue.stall_no_ready"}, {"empty I-buffer", "sm:issue.stall.empty_ibuffer"},
+        {"dependence", "sm:issue.stall.dependence"}, {"barrier", "sm:issue.stall.barrier"},
+        {"memory", "sm:issue.stall.memory"}, {"structural", "sm:issue.stall.structural"}}},
+      {"register file", {{"reads", "sm:regfile.reads"}, {"writes", "sm:regfile.writes"},
+                         {"bank conflicts", "sm:regfile.conflicts"}}},
+      {"shared memory", {{"accesses", "sm:shared.accesses"}, {"conflict cycles", "sm:shared.conflict_cycles"}}},
+      {"L1", {{"accesses", "sm:l1.accesses"}, {"hits", "sm:l1.hits"}, {"misses", "sm:l1.misses"}}},
+      {"L2", {{"reads", "l2.reads"}, {"hits", "l2.hits"}, {"misses", "l2.misses"}}},
+      {"DRAM", {{"reads", "dram.reads"}, {"writes", "dram.writes"}, {"atomics", "dram.atomics"}, {"bytes", "dram.bytes"}}},
+      {"TLM", {{"transactions", "tlm.transactions"}, {"reads", "tlm.reads"}, {"writes", "tlm.writes"},
+               {"mean latency ps", "tlm.avg_latency_ps"}}},
+      {"blocks", {{"completed", "sm:blocks"}, {"barriers", "sm:barriers"}, {"gated SM-cycles", "gpu.gated_sm_cycles"}}},
+  };
+  for (const Line& l : lines) {
+    std::string text;
+    for (const auto& [label, name] : l.items) {
+      const bool sm = name.rfind("sm:", 0) == 0;
+      const std::string key = sm ? name.substr(3) : name;
+      const bool present = sm ? st.contains("sm0." + key) : st.contains(key);
+      if (!present) continue;
+      const double v = sm ? perSm(st, key) : st[key].get<double>();
+      text += (text.empty() ? "" : ", ") + std::string(label) + " " + num(v);
+    }
+    if (!text.empty()) out << "  " << l.title << ": " << text << "\n";
+  }
+  if (r.hostSeconds > 0) {
+    std::snprintf(b, sizeof b, "  host: %.2f s, %.3f M warp instructions/s, %.0f cycles/s\n", r.hostSeconds,
+                  warp / r.hostSeconds / 1e6, cycles / r.hostSeconds);
+    out << b;
+  }
+}
+
 }  // namespace
 
 void printScenarioResult(std::ostream& out, const ScenarioResult& r) {
@@ -24,18 +96,24 @@ void printScenarioResult(std::ostream& out, const ScenarioResult& r) {
   out << "scenario " << s.name << (s.description.empty() ? "" : ": " + s.description) << "\n";
   out << "  " << s.file << "; config " << (s.configFile.empty() ? "defaults" : s.configFile);
   if (!s.sets.empty()) out << " + " << s.sets.size() << " override" << (s.sets.size() > 1 ? "s" : "");
-  out << "; mechanism " << s.mechanism << "; functional interpreter\n";
+  const bool timing = r.engine == Engine::Timing;
+  out << "; mechanism " << s.mechanism << "; " << (timing ? "timing model" : "functional interpreter") << "\n";
   for (size_t i = 0; i < r.launches.size(); ++i) {
     const auto& l = r.launches[i];
     out << "  launch " << i + 1 << ": " << l.label << ", grid " << l.launch.grid.str() << ", block "
-        << l.launch.block.str() << ", warp size " << l.launch.warpSize << ": "
-        << stat(l.stats, "interp.warp_instructions") << " warp instructions\n";
+        << l.launch.block.str() << ", warp size " << l.launch.warpSize << ": ";
+    if (timing) out << stat(l.stats, "gpu.cycles") << " cycles\n";
+    else out << stat(l.stats, "interp.warp_instructions") << " warp instructions\n";
   }
-  out << "  warp instructions " << stat(r.stats, "interp.warp_instructions") << ", thread instructions "
-      << stat(r.stats, "interp.thread_instructions");
-  if (r.limitStudy && r.stats.contains("limit.tb_redundant"))
-    out << ", TB-redundant " << percent(r.stats, "limit.tb_redundant");
-  out << "\n";
+  if (timing) {
+    printTimingTable(out, r);
+  } else {
+    out << "  warp instructions " << stat(r.stats, "interp.warp_instructions") << ", thread instructions "
+        << stat(r.stats, "interp.thread_instructions");
+    if (r.limitStudy && r.stats.contains("limit.tb_redundant"))
+      out << ", TB-redundant " << percent(r.stats, "limit.tb_redundant");
+    out << "\n";
+  }
   if (!r.error.empty()) out << "  the run stopped: " << r.error << "\n";
   size_t failed = 0;
   for (size_t i = 0; i < s.checks.size(); ++i) {
@@ -43,7 +121,7 @@ void printScenarioResult(std::ostream& out, const ScenarioResult& r) {
     const auto& o = r.checks[i];
     failed += !o.passed;
     out << "  check " << i + 1 << " (line " << c.where.line << ") " << c.describe() << ": "
-        << (o.passed ? "PASSED" : "FAILED");
+        << (o.skipped ? "skipped" : o.passed ? "PASSED" : "FAILED");
     if (!o.message.empty() && (!o.passed || c.kind == Check::Kind::Stat)) out << " (" << o.message << ")";
     out << "\n";
   }
@@ -55,8 +133,9 @@ void printScenarioResult(std::ostream& out, const ScenarioResult& r) {
 nlohmann::json toJson(const ScenarioResult& r) {
   const Scenario& s = *r.scenario;
   nlohmann::json j;
-  j["command"] = "emulate";
-  j["engine"] = "interpreter";
+  const bool timing = r.engine == Engine::Timing;
+  j["command"] = timing ? "run" : "emulate";
+  j["engine"] = timing ? "timing" : "interpreter";
   j["scenario"] = {{"name", s.name}, {"file", s.file}, {"description", s.description}};
   j["mechanism"] = s.mechanism;
   j["config_file"] = s.configFile;
@@ -73,7 +152,7 @@ nlohmann::json toJson(const ScenarioResult& r) {
   j["checks"] = nlohmann::json::array();
   for (size_t i = 0; i < s.checks.size(); ++i)
     j["checks"].push_back({{"check", s.checks[i].describe()}, {"line", s.checks[i].where.line},
-                           {"status", r.checks[i].passed ? "passed" : "failed"}, {"message", r.checks[i].message}});
+                           {"status", r.checks[i].skipped ? "skipped" : r.checks[i].passed ? "passed" : "failed"}, {"message", r.checks[i].message}});
   j["result"] = r.passed ? "passed" : "failed";
   j["host"] = {{"seconds", r.hostSeconds}};  // wall time: not deterministic, kept out of stats
   return j;

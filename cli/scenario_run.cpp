@@ -1,5 +1,7 @@
 #include "cli/scenario_run.h"
 
+#include "cli/scenario_eval.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -11,13 +13,21 @@
 #include "isa/limit_study.h"
 
 namespace simtlm::scenario {
-namespace {
 
 void addStats(nlohmann::json& total, const nlohmann::json& add) {
-  for (const auto& [k, v] : add.items()) total[k] = total.value(k, uint64_t{0}) + v.get<uint64_t>();
+  for (const auto& [k, v] : add.items()) {
+    if (v.is_number_integer()) total[k] = total.value(k, uint64_t{0}) + v.get<uint64_t>();
+  }
 }
 
-isa::LaunchConfig prepare(const Launch& l, isa::GlobalMemory& mem) {
+void placeBuffers(const Scenario& s, isa::GlobalMemory& mem) {
+  for (const auto& b : s.buffers) {
+    mem.allocate(b.name, b.words * 4);
+    mem.setWords(b.name, b.init.generate(b.words));
+  }
+}
+
+isa::LaunchConfig prepareLaunch(const Launch& l, isa::GlobalMemory& mem) {
   if (l.workload) {
     try {
       return l.workload->setup(mem);
@@ -35,14 +45,10 @@ isa::LaunchConfig prepare(const Launch& l, isa::GlobalMemory& mem) {
   return c;
 }
 
-// Runs every launch on `mem`; returns the error that stopped the run ("" when it completed).
-std::string execute(const Scenario& s, isa::GlobalMemory& mem, bool study, std::vector<LaunchOutcome>* out) {
-  for (const auto& b : s.buffers) {
-    mem.allocate(b.name, b.words * 4);
-    mem.setWords(b.name, b.init.generate(b.words));
-  }
+std::string runOnInterpreter(const Scenario& s, isa::GlobalMemory& mem, bool study, std::vector<LaunchOutcome>* out) {
+  placeBuffers(s, mem);
   for (const auto& l : s.launches) {
-    isa::LaunchConfig c = prepare(l, mem);
+    isa::LaunchConfig c = prepareLaunch(l, mem);
     isa::LimitStudy limit;
     isa::ExecCounts counts;
     try {
@@ -55,6 +61,12 @@ std::string execute(const Scenario& s, isa::GlobalMemory& mem, bool study, std::
     if (out) out->push_back({l.label(), c, cli::statsJson(counts, study ? &limit.result() : nullptr)});
   }
   return "";
+}
+
+namespace {
+
+bool isInterpreterStat(const std::string& name) {
+  return name.rfind("interp.", 0) == 0 || name.rfind("limit.", 0) == 0;
 }
 
 std::string formatWord(uint32_t w, ElemType t) {
@@ -100,38 +112,44 @@ bool compareStat(double a, const std::string& op, double b) {
 
 class Evaluator {
  public:
-  Evaluator(const Scenario& s, const ScenarioResult& r, const isa::GlobalMemory& mem) : s_(s), r_(r), mem_(mem) {}
+  Evaluator(const ScenarioResult& r, const isa::GlobalMemory& mem, const isa::GlobalMemory* reference)
+      : s_(*r.scenario), r_(r), mem_(mem), given_(reference) {}
 
   CheckOutcome operator()(const Check& c) {
     switch (c.kind) {
       case Check::Kind::ExpectError:
-        if (r_.error.empty()) return {false, "the run completed without an error"};
-        if (r_.error.find(c.text) == std::string::npos) return {false, "the run stopped with another error: " + r_.error};
-        return {true, r_.error};
+        if (r_.error.empty()) return {false, false, "the run completed without an error"};
+        if (r_.error.find(c.text) == std::string::npos) return {false, false, "the run stopped with another error: " + r_.error};
+        return {true, false, r_.error};
       case Check::Kind::Verify: {
         std::string msg;
         for (const auto& l : s_.launches)
           if (l.workload) msg += l.workload->verify(mem_);
-        return {msg.empty(), msg.empty() ? "bit-identical to the C++ reference" : msg};
+        return {msg.empty(), false, msg.empty() ? "bit-identical to the C++ reference" : msg};
       }
       case Check::Kind::BufferEquals: {
-        if (!has(c.buffer)) return {false, "no buffer named '" + c.buffer + "' after the run"};
+        if (!has(c.buffer)) return {false, false, "no buffer named '" + c.buffer + "' after the run"};
         std::string msg = compare(mem_.words(c.buffer), c.expected);
-        return {msg.empty(), msg};
+        return {msg.empty(), false, msg};
       }
       case Check::Kind::BufferInterpreter: return interpreter(c);
       case Check::Kind::Stat: {
-        if (!r_.stats.contains(c.stat))
-          return {false, c.stat.rfind("limit.", 0) == 0 && !r_.limitStudy
-                             ? "limit.* statistics need the limit study (run without --no-study)"
-                             : "statistic '" + c.stat + "' is not produced by the functional interpreter"};
+        if (!r_.stats.contains(c.stat)) {
+          if (c.stat.rfind("limit.", 0) == 0 && !r_.limitStudy)
+            return {false, false, "limit.* statistics need the limit study (run without --no-study)"};
+          if (r_.engine == Engine::Interpreter && !isInterpreterStat(c.stat))
+            return {true, true, "a timing-model statistic: checked by simtlm run"};
+          return {false, false, "statistic '" + c.stat + "' is not produced by the " +
+                                    (r_.engine == Engine::Timing ? "timing model" : "functional interpreter") +
+                                    " (docs/statistics.md lists them)"};
+        }
         double v = r_.stats[c.stat].get<double>();
         std::ostringstream m;
         m << "is " << r_.stats[c.stat].dump();
-        return {compareStat(v, c.op, c.value), m.str()};
+        return {compareStat(v, c.op, c.value), false, m.str()};
       }
     }
-    return {false, "?"};
+    return {false, false, "?"};
   }
 
  private:
@@ -140,32 +158,47 @@ class Evaluator {
       if (reg.name == name) return true;
     return false;
   }
-  // On `emulate` the run is the interpreter's own, so this re-runs the scenario on fresh memory
-  // and compares: a determinism check. The timing model will compare its memory here.
+  // `run` hands in the interpreter's memory. On `emulate` the run is the interpreter's own, so
+  // this re-runs the scenario on fresh memory and compares: a determinism check.
   CheckOutcome interpreter(const Check& c) {
-    if (!has(c.buffer)) return {false, "no buffer named '" + c.buffer + "' after the run"};
-    if (!reference_) {
+    if (!has(c.buffer)) return {false, false, "no buffer named '" + c.buffer + "' after the run"};
+    if (!given_ && !reference_) {
       reference_.emplace();
-      refError_ = execute(s_, *reference_, false, nullptr);
+      refError_ = runOnInterpreter(s_, *reference_, false, nullptr);
     }
-    if (!refError_.empty()) return {false, "the reference run stopped: " + refError_};
+    if (!refError_.empty()) return {false, false, "the reference run stopped: " + refError_};
+    const isa::GlobalMemory& ref = given_ ? *given_ : *reference_;
     const Buffer* b = s_.findBuffer(c.buffer);
     Contents want;
     want.kind = Contents::Kind::Words;
     want.type = b ? b->type : ElemType::U32;
-    want.words = reference_->words(c.buffer);
+    want.words = ref.words(c.buffer);
     std::string msg = compare(mem_.words(c.buffer), want);
-    return {msg.empty(), msg.empty() ? "bit-identical to a reference interpreter run" : msg};
+    return {msg.empty(), false, msg.empty() ? "bit-identical to the functional interpreter's" : msg};
   }
 
   const Scenario& s_;
   const ScenarioResult& r_;
   const isa::GlobalMemory& mem_;
+  const isa::GlobalMemory* given_;
   std::optional<isa::GlobalMemory> reference_;
   std::string refError_;
 };
 
 }  // namespace
+
+void evaluateChecks(ScenarioResult& r, const isa::GlobalMemory& mem, const isa::GlobalMemory* reference) {
+  const Scenario& s = *r.scenario;
+  const bool stoppedBadly = !r.error.empty() && !s.expectsError();
+  Evaluator eval(r, mem, reference);
+  r.passed = !stoppedBadly;
+  r.checks.clear();
+  for (const auto& c : s.checks) {
+    CheckOutcome o = stoppedBadly ? CheckOutcome{false, false, "not evaluated: the run stopped"} : eval(c);
+    r.passed = r.passed && o.passed;
+    r.checks.push_back(o);
+  }
+}
 
 ScenarioResult runScenario(const Scenario& s, bool limitStudy) {
   ScenarioResult r;
@@ -174,17 +207,10 @@ ScenarioResult runScenario(const Scenario& s, bool limitStudy) {
   r.stats = nlohmann::json::object();
   isa::GlobalMemory mem;
   auto start = std::chrono::steady_clock::now();
-  r.error = execute(s, mem, limitStudy, &r.launches);
+  r.error = runOnInterpreter(s, mem, limitStudy, &r.launches);
   r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& l : r.launches) addStats(r.stats, l.stats);
-  bool stoppedBadly = !r.error.empty() && !s.expectsError();
-  Evaluator eval(s, r, mem);
-  r.passed = !stoppedBadly;
-  for (const auto& c : s.checks) {
-    CheckOutcome o = stoppedBadly ? CheckOutcome{false, "not evaluated: the run stopped"} : eval(c);
-    r.passed = r.passed && o.passed;
-    r.checks.push_back(o);
-  }
+  evaluateChecks(r, mem, nullptr);
   return r;
 }
 

@@ -1,5 +1,6 @@
-// Running a scenario on the functional interpreter (`simtlm emulate SCENARIO.yaml`), evaluating
-// its checks, and reporting the outcome as text and JSON.
+// Running a scenario on the functional interpreter (`simtlm emulate SCENARIO.yaml`) or on the
+// timing model (`simtlm run SCENARIO.yaml`), evaluating its checks, and reporting the outcome as
+// text and JSON.
 #pragma once
 
 #include <ostream>
@@ -22,13 +23,18 @@ struct LaunchOutcome {
 
 struct CheckOutcome {
   bool passed = false;
-  std::string message;  // what differs, or the observed value
+  bool skipped = false;  // a timing-model statistic checked on the interpreter: not evaluated
+  std::string message;   // what differs, or the observed value
 };
+
+enum class Engine { Interpreter, Timing };
 
 struct ScenarioResult {
   const Scenario* scenario = nullptr;  // the scenario outlives its result
+  Engine engine = Engine::Interpreter;
   std::vector<LaunchOutcome> launches;  // those that completed
-  nlohmann::json stats;                 // summed over the completed launches
+  nlohmann::json stats;                 // summed over the completed launches (timing: the
+                                        // model's registry, plus interp.* of the reference run)
   std::string error;                    // the run stopped with this error (empty: it completed)
   std::vector<CheckOutcome> checks;     // one per scenario check, in order
   bool passed = false;
@@ -41,6 +47,22 @@ struct ScenarioResult {
 // the scenario found only now (a workload buffer colliding with a scenario buffer) throw
 // InputError at the offending launch.
 ScenarioResult runScenario(const Scenario& s, bool limitStudy = true);
+
+// The same on the timing model: the default platform (GPU, host driver, interconnect, DRAM;
+// model/gpu/platform.h) with the scenario's configuration and mechanism. The functional
+// interpreter runs the scenario too, as the reference of `equals_interpreter` checks and for
+// interp.* / limit.* statistics. SystemC elaborates once per process: call it once.
+ScenarioResult runScenarioTimed(const Scenario& s);
+
+// Command-line overrides of a scenario's machine: another configuration file instead of its
+// `config:`, `--set key=value`s applied after its `set:`, another mechanism. Throws InputError /
+// ConfigError naming the offending value.
+struct Overrides {
+  std::string configFile;
+  std::vector<std::string> sets;
+  std::string mechanism;
+};
+void applyOverrides(Scenario& s, const Overrides& o);
 
 void printScenarioResult(std::ostream& out, const ScenarioResult& r);
 // scenario, mechanism, resolved configuration, per-launch and total statistics, check outcomes.

@@ -6,13 +6,27 @@
 
 namespace simtlm::gpu {
 
-GlobalMemoryAdapter::GlobalMemoryAdapter(mem::Downstream& down, unsigned segmentBytes,
-                                         unsigned warpSize, int maxOutstanding, stats::Group stats)
+GlobalMemoryAdapter::GlobalMemoryAdapter(mem::Downstream& down, const config::GpuConfig& cfg,
+                                         int maxOutstanding, stats::Registry& stats,
+                                         const std::string& prefix)
     : down_(down),
-      coalescer_({segmentBytes, warpSize, 1},
-                 [this](const mem::MemTransaction& t, uint64_t tag) { return send(t, tag); },
-                 stats),
-      maxOutstanding_(maxOutstanding) {}
+      coalescer_({static_cast<unsigned>(cfg.l1.line), static_cast<unsigned>(cfg.gpu.warp_size), 1},
+                 [this](const mem::MemTransaction& t, uint64_t tag) {
+                   return l1_ ? sendToL1(t, tag) : send(t, tag);
+                 },
+                 stats::Group(stats, prefix + ".coalescer")),
+      lineMask_(~static_cast<uint64_t>(cfg.l1.line - 1)),
+      maxOutstanding_(maxOutstanding) {
+  if (cfg.l1.enabled)
+    l1_ = std::make_unique<mem::L1Cache>(cfg.l1, down_, [this](const mem::L1Response& r) { l1Done(r); },
+                                         stats::Group(stats, prefix + ".l1"));
+}
+
+void GlobalMemoryAdapter::startKernel() {
+  now_ = 0;
+  // Idle unless the last kernel faulted with accesses in flight (its SMs then stay faulted).
+  if (l1_ && l1_->idle()) l1_->reset();
+}
 
 bool GlobalMemoryAdapter::canAccept() const {
   return coalescer_.canAccept() && static_cast<int>(accesses_.size()) < maxOutstanding_;
@@ -80,6 +94,46 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag) {
   return true;  // the downstream queues what it cannot send yet
 }
 
+// One segment transaction as an L1 request: a line load, or the lanes' word operations (lane
+// order, byte offsets from the segment, which is the line) of a store or an atomic. Refused
+// (the coalescer retries next cycle) when the L1 has no MSHR for it.
+bool GlobalMemoryAdapter::sendToL1(const mem::MemTransaction& t, uint64_t tag) {
+  Access& acc = accesses_.at(tag);
+  const sm::GlobalAccess& a = acc.a;
+  const isa::Format f = isa::info(a.op).format;
+  mem::L1Request rq;
+  rq.tag = tag;
+  rq.address = t.address;
+  if (f == isa::Format::Load) {
+    rq.kind = mem::L1Request::Kind::Load;
+  } else {
+    rq.kind = f == isa::Format::Store ? mem::L1Request::Kind::Store : mem::L1Request::Kind::Atomic;
+    rq.op = a.op;
+    for (int l = 0; l < 32; ++l)
+      if (t.lanes >> l & 1u) rq.ops.push(static_cast<uint32_t>(a.addr[l] - t.address), a.data[l], a.data2[l]);
+  }
+  if (!l1_->canAccept(rq)) return false;
+  acc.inFlight++;
+  if (t.last) acc.allSent = true;
+  l1_->accept(rq, now_);
+  return true;
+}
+
+// The L1 answers one transaction of access `tag`: a load with its line (each lane of the access
+// on that line takes its word), an atomic with one old word per op (its lanes in lane order), a
+// store with nothing.
+void GlobalMemoryAdapter::l1Done(const mem::L1Response& r) {
+  Access& x = accesses_.at(r.tag);
+  if (r.ok && r.kind != mem::L1Request::Kind::Store) {
+    unsigned i = 0;
+    for (int l = 0; l < 32; ++l) {
+      if (!(x.a.mask >> l & 1u) || (x.a.addr[l] & lineMask_) != r.address) continue;
+      x.words[l] = r.kind == mem::L1Request::Kind::Load ? r.words[(x.a.addr[l] - r.address) / 4] : r.words[i++];
+    }
+  }
+  finishOne(r.tag, r.ok);
+}
+
 void GlobalMemoryAdapter::finishOne(uint64_t tag, bool ok) {
   Access& x = accesses_.at(tag);
   x.inFlight--;
@@ -94,7 +148,8 @@ void GlobalMemoryAdapter::finishOne(uint64_t tag, bool ok) {
 
 void GlobalMemoryAdapter::tick(uint64_t cycle) {
   now_ = cycle;
-  coalescer_.tick(cycle);
+  coalescer_.tick(cycle);  // transactions into the L1 (or to memory), accepted at `cycle`
+  if (l1_ && !l1_->idle()) l1_->tick(cycle);  // memory answers, due hits, one request out
   while (!finished_.empty()) {
     const uint64_t tag = finished_.front();
     finished_.pop_front();

@@ -1,30 +1,45 @@
 // Connects an SM's global-memory port to the memory system: each warp access is coalesced
-// into segment transactions (one handed on per cycle by mem::Coalescer) that go to a
-// mem::Downstream (the TLM MemPort in the GPU; a fake in tests). Loads read the touched span of
-// each segment, stores write it with byte enables (lanes in lane order, so the highest lane wins
-// as in the interpreter), atomics travel with their per-lane operations and are performed at
-// memory. Completions from the memory side are recorded and handed to the SM in tick(), so the
-// SM sees them in its own cycle order.
+// into segment transactions (l1.line bytes; one handed on per cycle by mem::Coalescer).
+//   l1.enabled   every transaction goes to the SM's mem::L1Cache (statistics `sm<N>.l1`):
+//                loads as line loads (hits answered hit_latency cycles after accept, misses
+//                through MSHRs and a line fill from memory, hit_latency cycles after accept as
+//                well), stores written through with byte enables, atomics performed at memory
+//                with their per-lane operations; the L1 reaches memory through `down`.
+//   otherwise    straight to `down`: loads read the touched span of each segment, stores write
+//                it with byte enables, atomics travel with their per-lane operations.
+// Lanes are in lane order everywhere, so the highest lane wins a shared word as in the
+// interpreter. Completions are recorded and handed to the SM in tick(), so the SM sees them in
+// its own cycle order. The memory-side objects answer through `down` (the TLM MemPort in the
+// GPU; a fake in tests).
 #pragma once
 
 #include <deque>
+#include <memory>
+#include <string>
 #include <unordered_map>
 
+#include "model/common/config.h"
 #include "model/common/stats.h"
 #include "model/mem/coalescer.h"
 #include "model/mem/downstream.h"
+#include "model/mem/l1_cache.h"
 #include "model/sm/sm_core.h"
 
 namespace simtlm::gpu {
 
 class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
  public:
-  GlobalMemoryAdapter(mem::Downstream& down, unsigned segmentBytes, unsigned warpSize,
-                      int maxOutstanding, stats::Group stats);
+  // Statistics under `prefix` (`sm<N>`): `.coalescer`, and `.l1` when cfg.l1.enabled.
+  GlobalMemoryAdapter(mem::Downstream& down, const config::GpuConfig& cfg, int maxOutstanding,
+                      stats::Registry& stats, const std::string& prefix);
+  // At each kernel launch: the L1 is invalidated (the host may have written memory) and the
+  // cycle count starts again.
+  void startKernel();
   bool canAccept() const override;
   void issue(const sm::GlobalAccess& access, Done done) override;
   void tick(uint64_t cycle) override;
-  bool idle() const override { return accesses_.empty() && coalescer_.idle(); }
+  bool idle() const override { return accesses_.empty() && coalescer_.idle() && (!l1_ || l1_->idle()); }
+  const mem::L1Cache* l1() const { return l1_.get(); }
 
  private:
   struct Access {
@@ -36,10 +51,14 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
     std::string error;
   };
   bool send(const mem::MemTransaction& t, uint64_t tag);
+  bool sendToL1(const mem::MemTransaction& t, uint64_t tag);
+  void l1Done(const mem::L1Response& r);
   void finishOne(uint64_t tag, bool ok);
 
   mem::Downstream& down_;
   mem::Coalescer coalescer_;
+  std::unique_ptr<mem::L1Cache> l1_;  // null when l1.enabled is false
+  uint64_t lineMask_;
   int maxOutstanding_;
   uint64_t nextTag_ = 0, now_ = 0;
   std::unordered_map<uint64_t, Access> accesses_;

@@ -1,5 +1,6 @@
 #include "model/gpu/gpu.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "isa/cfg.h"
@@ -20,12 +21,14 @@ Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& sta
   regs.onLaunch = [this](const model::LaunchRegs& r) { launch(r); };
   std::vector<sm::GlobalMemoryPort*> ports;
   for (int i = 0; i < cfg.gpu.num_sms; ++i) {
-    adapters_.push_back(std::make_unique<GlobalMemoryAdapter>(
-        downstream_, static_cast<unsigned>(cfg.l1.line), static_cast<unsigned>(cfg.gpu.warp_size), 64,
-        stats::Group(stats, "sm" + std::to_string(i) + ".coalescer")));
+    adapters_.push_back(std::make_unique<GlobalMemoryAdapter>(  // coalescer and L1 of SM i
+        downstream_, cfg, 64, stats, "sm" + std::to_string(i)));
     ports.push_back(adapters_.back().get());
   }
-  engine_ = std::make_unique<sm::GridEngine>(cfg, ports, stats);
+  // Instruction fetch: one I-cache per SM (built by the engine), filled through the same
+  // memory initiator as the global path.
+  const std::vector<mem::Downstream*> code(ports.size(), &downstream_);
+  engine_ = std::make_unique<sm::GridEngine>(cfg, ports, code, stats);
   SC_METHOD(clockTick);
   sensitive << start_;
   dont_initialize();
@@ -36,7 +39,9 @@ Gpu::~Gpu() = default;
 void Gpu::launch(const model::LaunchRegs& r) {
   // Launch-time work of the driver: read the code and parameters, decode, find reconvergence.
   kernel_ = isa::Kernel{};
-  kernel_.name = "kernel@" + std::to_string(r.entry);
+  char name[32];
+  std::snprintf(name, sizeof name, "0x%08x", r.entry);
+  kernel_.name = name;  // the GPU sees code, not names: the kernel is named by its address
   kernel_.numRegs = static_cast<int>(r.regsPerThread);
   kernel_.sharedBytes = r.sharedBytes;
   std::vector<unsigned char> code(static_cast<size_t>(r.numInstrs) * 8);
@@ -71,6 +76,8 @@ void Gpu::launch(const model::LaunchRegs& r) {
   image_.kernel = &kernel_;
   image_.launch = l;
   image_.reconvergence = isa::Cfg(kernel_).reconvergenceTable();
+  image_.codeBase = r.entry;  // instruction fetch reads the code where the host placed it
+  for (auto& a : adapters_) a->startKernel();  // L1s invalidated: the host may have written memory
   const std::string error = engine_->start(image_);
   if (!error.empty()) return finish(model::ErrorCode::BadLaunch, error);
   lastError_.clear();

@@ -2,7 +2,8 @@
 //   control    TLM-2.0 target socket: the control registers (docs/control-registers.md)
 //   irq        sc_out<bool>: kernel completed (when enabled in IRQ_ENABLE)
 //   to_memory  TLM-2.0 initiator socket (base protocol, AT or LT): kernel code and parameters
-//              at launch, global loads, stores and atomics while it runs
+//              at launch, then the I-caches' line fills (instruction fetch at ENTRY + PC) and
+//              global loads, stores and atomics while it runs
 // On LAUNCH the GPU reads the kernel's instruction words and parameter words from memory
 // (debug transport, as a launch-time driver/JIT step would), then runs the grid on its SMs,
 // clocked at gpu.core_clock_mhz, and reports completion in the status register.

@@ -11,7 +11,14 @@ using namespace sc_core;
 using model::Reg;
 
 HostDriver::HostDriver(sc_module_name name, HostJob job)
-    : sc_module(name), control("control"), to_memory("to_memory"), irq("irq"), job_(std::move(job)) {
+    : HostDriver(name, [job, given = false](HostJob& next) mutable {
+        if (given) return false;
+        next = job;
+        return given = true;
+      }) {}
+
+HostDriver::HostDriver(sc_module_name name, JobSource jobs)
+    : sc_module(name), control("control"), to_memory("to_memory"), irq("irq"), jobs_(std::move(jobs)) {
   SC_THREAD(run);
 }
 
@@ -48,29 +55,40 @@ bool HostDriver::readReg(uint32_t offset, uint32_t& value) {
 }
 
 void HostDriver::run() {
+  HostJob job;
+  while (jobs_(job)) {
+    result_ = runJob(job);
+    if (onJobDone) onJobDone(job, result_);
+    if (!result_.done || result_.errorCode != 0 || !result_.error.empty()) break;
+  }
+  if (onFinished) onFinished();
+}
+
+HostResult HostDriver::runJob(const HostJob& job) {
+  HostResult result;
   auto fail = [&](const std::string& why) {
-    result_.error = why;
-    if (onFinished) onFinished();
+    result.error = why;
+    return result;
   };
-  const isa::Kernel& k = *job_.kernel;
+  const isa::Kernel& k = *job.kernel;
   // 1. Place code, parameters and buffers in memory.
   std::vector<unsigned char> code(k.code.size() * 8);
   std::memcpy(code.data(), k.code.data(), code.size());
-  const uint32_t paramAddr = job_.codeAddress + static_cast<uint32_t>((code.size() + 255) / 256 * 256);
-  std::vector<uint32_t> params = job_.launch.params;
-  if (!debug(tlm::TLM_WRITE_COMMAND, job_.codeAddress, code.data(), static_cast<unsigned>(code.size())) ||
+  const uint32_t paramAddr = job.codeAddress + static_cast<uint32_t>((code.size() + 255) / 256 * 256);
+  std::vector<uint32_t> params = job.launch.params;
+  if (!debug(tlm::TLM_WRITE_COMMAND, job.codeAddress, code.data(), static_cast<unsigned>(code.size())) ||
       (!params.empty() && !debug(tlm::TLM_WRITE_COMMAND, paramAddr, reinterpret_cast<unsigned char*>(params.data()),
                                  static_cast<unsigned>(params.size() * 4))))
     return fail("cannot place the kernel in memory");
-  for (const auto& r : job_.memory->regions()) {
+  for (const auto& r : job.memory->regions()) {
     std::vector<unsigned char> bytes(r.bytes.begin(), r.bytes.end());
     if (!bytes.empty() && !debug(tlm::TLM_WRITE_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size())))
       return fail("cannot place buffer '" + r.name + "' in memory");
   }
   // 2. Program the control registers and launch.
-  const auto& l = job_.launch;
+  const auto& l = job.launch;
   const std::pair<Reg, uint32_t> writes[] = {
-      {Reg::Entry, job_.codeAddress}, {Reg::GridX, l.grid.x}, {Reg::GridY, l.grid.y},
+      {Reg::Entry, job.codeAddress}, {Reg::GridX, l.grid.x}, {Reg::GridY, l.grid.y},
       {Reg::GridZ, l.grid.z}, {Reg::BlockX, l.block.x}, {Reg::BlockY, l.block.y},
       {Reg::BlockZ, l.block.z}, {Reg::ParamAddr, paramAddr},
       {Reg::ParamWords, static_cast<uint32_t>(params.size())}, {Reg::SharedBytes, k.sharedBytes},
@@ -87,16 +105,16 @@ void HostDriver::run() {
   readReg(static_cast<uint32_t>(Reg::CycleLo), lo);
   readReg(static_cast<uint32_t>(Reg::CycleHi), hi);
   writeReg(static_cast<uint32_t>(Reg::Status), model::kDone | model::kError);
-  result_.done = true;
-  result_.errorCode = err;
-  result_.cycles = static_cast<uint64_t>(hi) << 32 | lo;
+  result.done = true;
+  result.errorCode = err;
+  result.cycles = static_cast<uint64_t>(hi) << 32 | lo;
   // 4. Read the buffers back.
-  for (const auto& r : job_.memory->regions()) {
-    auto& region = *job_.memory->find(r.base, static_cast<uint32_t>(std::max<size_t>(r.bytes.size(), 1)));
+  for (const auto& r : job.memory->regions()) {
+    auto& region = *job.memory->find(r.base, static_cast<uint32_t>(std::max<size_t>(r.bytes.size(), 1)));
     if (!r.bytes.empty() && !debug(tlm::TLM_READ_COMMAND, r.base, region.bytes.data(), static_cast<unsigned>(r.bytes.size())))
       return fail("cannot read buffer '" + r.name + "' back");
   }
-  if (onFinished) onFinished();
+  return result;
 }
 
 }  // namespace simtlm::gpu

@@ -2,7 +2,8 @@
 // It places the kernel's instruction words, its parameters and the buffers in memory (debug
 // transport), programs the control registers, launches, waits for the interrupt, and reads the
 // buffers back. Sockets: `control` to the GPU's control target, `to_memory` to the memory the
-// GPU uses (usually through the interconnect).
+// GPU uses (usually through the interconnect). Several kernels run one after another on the
+// same memory when a job source hands out more than one job.
 #pragma once
 
 #include <functional>
@@ -38,20 +39,29 @@ class HostDriver : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<HostDriver> to_memory;
   sc_core::sc_in<bool> irq;
 
+  // Fills in the next job and returns true, or returns false when there are no more. Called in
+  // the driver's thread, before each launch (so a job may depend on the previous results).
+  using JobSource = std::function<bool(HostJob& job)>;
+
   SC_HAS_PROCESS(HostDriver);
-  HostDriver(sc_core::sc_module_name name, HostJob job);
+  HostDriver(sc_core::sc_module_name name, HostJob job);  // one job
+  HostDriver(sc_core::sc_module_name name, JobSource jobs);
+  // The last job's result (the first failing one when a job fails: later jobs do not run).
   const HostResult& result() const { return result_; }
-  // Called when the job is finished (for example to sc_stop()).
+  // Called after each job, with its result.
+  std::function<void(const HostJob&, const HostResult&)> onJobDone;
+  // Called when every job is finished or one failed (for example to sc_stop()).
   std::function<void()> onFinished;
 
  private:
   void run();
+  HostResult runJob(const HostJob& job);
   bool regAccess(tlm::tlm_command cmd, uint32_t offset, uint32_t& value);
   bool writeReg(uint32_t offset, uint32_t value);
   bool readReg(uint32_t offset, uint32_t& value);
   bool debug(tlm::tlm_command cmd, uint64_t address, unsigned char* data, unsigned size);
 
-  HostJob job_;
+  JobSource jobs_;
   HostResult result_;
 };
 

@@ -237,6 +237,14 @@ bool L1Cache::idle() const {
          free_.size() == unsigned(cfg_.mshrs);
 }
 
+void L1Cache::reset() {
+  if (!idle()) throw std::logic_error("L1Cache::reset while requests are in flight");
+  for (Way& w : ways_) w = Way{};
+  open_.clear();
+  now_ = 0;
+  last_send_ = last_stall_ = std::numeric_limits<std::uint64_t>::max();
+}
+
 std::uint64_t L1Cache::nextEventCycle() const {
   if (!arrivals_.empty()) return now_;
   std::uint64_t t = std::numeric_limits<std::uint64_t>::max();

@@ -66,6 +66,9 @@ class L1Cache {
   void accept(const L1Request& request, std::uint64_t cycle);
   bool tick(std::uint64_t cycle);
   bool idle() const;
+  // Between kernels (the cache must be idle): invalidates every line, since the host may have
+  // written memory behind the cache, and restarts the cache's clock at cycle 0.
+  void reset();
 
   // For clock gating: the first cycle at which tick() has work (max() while only waiting for
   // memory), and a hook called when a memory response arrives.

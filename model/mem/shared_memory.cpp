@@ -57,9 +57,42 @@ std::uint32_t SharedMemory::freeBytes() const {
 }
 
 unsigned SharedMemory::conflictDegree(const std::uint32_t* address, std::uint32_t mask) const {
-  // (bank, bank word) pairs; a 4-byte access spans several banks when bank_width < 4.
   const auto w = static_cast<unsigned>(cfg_.bank_width);
   const auto banks = static_cast<unsigned>(cfg_.banks);
+  // Fast path (every access of a run goes through here): 4-byte aligned words in banks of a
+  // multiple of 4 bytes lie in one bank word each. Per bank, a list of the distinct bank words
+  // asked for (lanes linked through next[]); the degree is the longest list.
+  if (w % 4 == 0 && banks <= 128) {
+    std::array<std::int8_t, 128> head;
+    std::array<std::int8_t, kMaxLanes> next;
+    std::array<std::uint32_t, kMaxLanes> word;
+    std::array<std::uint8_t, 128> count;
+    std::fill_n(head.begin(), banks, std::int8_t{-1});
+    std::fill_n(count.begin(), banks, std::uint8_t{0});
+    const bool pow2 = !(w & (w - 1)) && !(banks & (banks - 1));
+    const unsigned wShift = static_cast<unsigned>(__builtin_ctz(w));
+    unsigned degree = 0;
+    bool aligned = true;
+    for (std::uint32_t m = mask & (warp_size_ == 32 ? ~0u : (1u << warp_size_) - 1); m && aligned; m &= m - 1) {
+      const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+      if (address[l] & 3u) {
+        aligned = false;
+        break;
+      }
+      const std::uint32_t u = pow2 ? address[l] >> wShift : address[l] / w;
+      const unsigned b = pow2 ? u & (banks - 1) : u % banks;
+      int j = head[b];
+      while (j >= 0 && word[j] != u) j = next[j];
+      if (j >= 0) continue;  // same bank word as an earlier lane: broadcast
+      word[l] = u;
+      next[l] = head[b];
+      head[b] = static_cast<std::int8_t>(l);
+      degree = std::max<unsigned>(degree, ++count[b]);
+    }
+    if (aligned) return degree;
+  }
+  // General case: (bank, bank word) pairs; a 4-byte access spans several banks when
+  // bank_width < 4 (or is misaligned).
   std::array<std::pair<unsigned, std::uint32_t>, kMaxLanes * 4> keys;
   unsigned n = 0;
   for (unsigned l = 0; l < warp_size_; ++l) {
@@ -127,6 +160,12 @@ void SharedMemory::accept(const SharedRequest& rq, std::uint64_t cycle) {
       std::memcpy(m, &nw, 4);
     }
   }
+}
+
+void SharedMemory::restart() {
+  pending_.clear();  // only a faulted kernel leaves answers undelivered
+  now_ = busy_until_ = 0;
+  last_stall_ = ~std::uint64_t{0};
 }
 
 bool SharedMemory::tick(std::uint64_t cycle) {

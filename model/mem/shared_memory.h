@@ -70,6 +70,10 @@ class SharedMemory {
   void accept(const SharedRequest& request, std::uint64_t cycle);
   bool tick(std::uint64_t cycle);
   bool idle() const { return pending_.empty() && now_ >= busy_until_; }
+  // Restarts the unit's clock at cycle 0 (a new kernel; the SM's cycle count starts again):
+  // drops the bank-busy time and any answer not yet delivered (only a faulted kernel leaves
+  // one). The regions stay as they are.
+  void restart();
 
   // Untimed word access for loaders and checks (aligned, inside the slot's region).
   std::uint32_t read(unsigned slot, std::uint32_t address) const;

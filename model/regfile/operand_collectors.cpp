@@ -81,10 +81,12 @@ bool OperandCollectors::tick(uint64_t cycle) {
 bool OperandCollectors::grantReads(uint64_t cycle) {
   const uint32_t n = static_cast<uint32_t>(collectors_.size());
   int64_t firstGranted = -1;
-  for (uint32_t k = 0; k < n; ++k) {
-    const uint32_t i = (rr_ + k) % n;
+  uint32_t left = reading_;  // collectors with operands to read: stop after the last
+  for (uint32_t k = 0, i = rr_; k < n && left > 0; ++k, i = i + 1 == n ? 0 : i + 1) {
     Collector& col = collectors_[i];
-    if (!col.busy || col.npending == 0 || col.acceptCycle >= cycle) continue;
+    if (!col.busy || col.npending == 0) continue;
+    --left;
+    if (col.acceptCycle >= cycle) continue;
     uint32_t ports = collectorPorts_;
     uint8_t kept = 0;
     for (uint8_t j = 0; j < col.npending; ++j) {

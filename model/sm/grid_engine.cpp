@@ -1,21 +1,29 @@
 #include "model/sm/grid_engine.h"
 
+#include <stdexcept>
+
 namespace simtlm::sm {
 
 GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
-                       stats::Registry& stats)
+                       const std::vector<mem::Downstream*>& code, stats::Registry& stats)
     : cfg_(cfg), ports_(ports) {
+  if (code.size() != ports_.size())
+    throw std::invalid_argument("GridEngine: one instruction memory per SM is needed");
   for (size_t i = 0; i < ports_.size(); ++i) {
-    sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], stats));
+    icaches_.push_back(std::make_unique<frontend::ICache>(
+        cfg.frontend, *code[i], stats::Group(stats, "sm" + std::to_string(i) + ".icache")));
+    sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], *icaches_[i], stats));
     sms_.back()->onBlockDone = [this](uint32_t) { blocksLeft_--; };
   }
-  stats.add("gpu.cycles", cycle_, "cycles", "core cycles of the grid");
+  stats.add("gpu.cycles", totalCycles_, "cycles", "core cycles of every grid run, summed");
+  stats.add("gpu.kernels", kernels_, "kernels", "grids started");
   stats.add("gpu.gated_sm_cycles", gatedCycles_, "cycles",
             "SM cycles not clocked because the SM had no resident block and none left to receive");
 }
 
 std::string GridEngine::start(const KernelImage& image) {
   image_ = image;
+  for (auto& ic : icaches_) ic->invalidate();  // the host may have placed new code
   for (auto& sm : sms_) sm->startKernel(image_);
   if (!sms_.empty() && !sms_[0]->canAdmit()) {
     state_ = State::Idle;
@@ -26,6 +34,7 @@ std::string GridEngine::start(const KernelImage& image) {
   nextBlock_ = cycle_ = lastProgress_ = 0;
   error_.clear();
   state_ = State::Running;
+  kernels_++;
   return "";
 }
 
@@ -41,20 +50,23 @@ GridEngine::State GridEngine::tick() {
   bool progress = false;
   for (size_t i = 0; i < sms_.size(); ++i) {
     SmCore& sm = *sms_[i];
-    if (sm.idle() && ports_[i]->idle() && !blocksToHandOut) {
+    if (sm.idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut) {
       gatedCycles_++;
       continue;
     }
+    progress = icaches_[i]->tick(cycle_) || progress;  // fills answered before this cycle's fetch
     ports_[i]->tick(cycle_);
     progress = sm.tick(cycle_) || progress;
     if (!sm.fault().empty()) {
       cycle_++;
+      totalCycles_++;
       fail("kernel '" + image_.kernel->name + "': " + sm.fault());
       return state_;
     }
   }
   if (progress) lastProgress_ = cycle_;
   cycle_++;
+  totalCycles_++;
   if (blocksLeft_ == 0) {
     state_ = State::Done;
   } else if (cycle_ - lastProgress_ > static_cast<uint64_t>(cfg_.watchdog.cycles)) {

@@ -1,6 +1,6 @@
 // The grid engine: the one place that runs a kernel's grid on a set of SM cores. It hands out
-// blocks in linear order to SMs with room, ticks every SM and its memory port once per core
-// cycle, stops clocking SMs with nothing resident once the grid has no blocks left to hand out
+// blocks in linear order to SMs with room, ticks every SM, its I-cache and its memory port once
+// per core cycle, stops clocking SMs with nothing resident once the grid has no blocks left to hand out
 // (clock gating: they cost no host time), and runs the watchdog. runGrid (plain C++, tests) and
 // the SystemC GPU top (one tick per clock edge) both drive it.
 #pragma once
@@ -12,6 +12,8 @@
 
 #include "model/common/config.h"
 #include "model/common/stats.h"
+#include "model/frontend/icache.h"
+#include "model/mem/downstream.h"
 #include "model/sm/sm_core.h"
 
 namespace simtlm::sm {
@@ -20,8 +22,11 @@ class GridEngine {
  public:
   enum class State { Idle, Running, Done, Faulted };
 
-  // One SM core per port (ports[i] is SM i's global-memory port; the ports outlive the engine).
-  GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports, stats::Registry& stats);
+  // One SM core per port (ports[i] is SM i's global-memory port, code[i] the memory its
+  // I-cache fills lines from; both outlive the engine). Each SM gets a frontend::ICache over
+  // code[i], with statistics under `sm<i>.icache`.
+  GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
+             const std::vector<mem::Downstream*>& code, stats::Registry& stats);
 
   // Starts a grid. Returns an error (nothing started) when a block can never fit on an SM.
   std::string start(const KernelImage& image);
@@ -38,11 +43,13 @@ class GridEngine {
 
   const config::GpuConfig& cfg_;
   std::vector<GlobalMemoryPort*> ports_;
+  std::vector<std::unique_ptr<frontend::ICache>> icaches_;  // one per SM, before the SMs
   std::vector<std::unique_ptr<SmCore>> sms_;
   KernelImage image_;
   State state_ = State::Idle;
   uint64_t cycle_ = 0, lastProgress_ = 0, nextBlock_ = 0, totalBlocks_ = 0, blocksLeft_ = 0;
   std::string error_;
+  uint64_t totalCycles_ = 0, kernels_ = 0;
   uint64_t gatedCycles_ = 0;  // SM-cycles not clocked because the SM had nothing to do
 };
 

@@ -1,5 +1,6 @@
 #include "model/sm/grid_runner.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -44,9 +45,41 @@ void IdealGlobalMemory::tick(uint64_t cycle) {
   }
 }
 
+void IdealCodeMemory::read(uint64_t address, unsigned size, Done done) {
+  reads_++;
+  Pending p{now_ + static_cast<uint64_t>(std::max(0, latency_)), std::vector<unsigned char>(size, 0), false,
+            std::move(done)};
+  const uint64_t codeBytes = code_.size() * 8;
+  for (unsigned i = 0; i < size; ++i) {
+    const uint64_t a = address + i;
+    if (a < base_ || a - base_ >= codeBytes) continue;
+    const uint64_t off = a - base_;
+    p.data[i] = static_cast<unsigned char>(code_[off / 8] >> (8 * (off % 8)));  // little endian
+    p.ok = true;
+  }
+  pending_.push_back(std::move(p));
+}
+
+void IdealCodeMemory::write(uint64_t, const unsigned char*, const unsigned char*, unsigned, Done done) {
+  pending_.push_back(Pending{now_ + static_cast<uint64_t>(std::max(0, latency_)), {}, false, std::move(done)});
+}
+
+void IdealCodeMemory::atomic(uint64_t, isa::Op, const mem::WordOps&, Done done) {
+  pending_.push_back(Pending{now_ + static_cast<uint64_t>(std::max(0, latency_)), {}, false, std::move(done)});
+}
+
+void IdealCodeMemory::tick(uint64_t cycle) {
+  now_ = cycle;
+  while (!pending_.empty() && pending_.front().at <= cycle) {
+    Pending p = std::move(pending_.front());
+    pending_.pop_front();
+    p.done(p.ok ? p.data.data() : nullptr, p.ok);
+  }
+}
+
 GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
                    const isa::LaunchConfig& launch, isa::GlobalMemory& memory,
-                   stats::Registry& stats, int memoryLatency) {
+                   stats::Registry& stats, int memoryLatency, int codeLatency) {
   launch.validate(kernel);
   isa::checkKernel(kernel);
   KernelImage image;
@@ -55,17 +88,22 @@ GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
   image.reconvergence = isa::Cfg(kernel).reconvergenceTable();
 
   std::vector<std::unique_ptr<IdealGlobalMemory>> ports;
+  std::vector<std::unique_ptr<IdealCodeMemory>> codeMems;
   std::vector<GlobalMemoryPort*> raw;
+  std::vector<mem::Downstream*> code;
   for (int i = 0; i < cfg.gpu.num_sms; ++i) {
     ports.push_back(std::make_unique<IdealGlobalMemory>(memory, memoryLatency));
     raw.push_back(ports.back().get());
+    codeMems.push_back(std::make_unique<IdealCodeMemory>(kernel.code, image.codeBase, codeLatency));
+    code.push_back(codeMems.back().get());
   }
-  GridEngine engine(cfg, raw, stats);
+  GridEngine engine(cfg, raw, code, stats);
   GridResult r;
   r.error = engine.start(image);
   if (!r.error.empty()) return r;
-  while (engine.tick() == GridEngine::State::Running) {
-  }
+  do {  // the instruction memories answer first, so a fill that is due is seen this cycle
+    for (auto& c : codeMems) c->tick(engine.cycles());
+  } while (engine.tick() == GridEngine::State::Running);
   r.cycles = engine.cycles();
   r.error = engine.error();
   stats.freeze();  // the SMs and ports owning the counters end here

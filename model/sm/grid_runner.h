@@ -1,7 +1,8 @@
 // Runs a whole grid on the SM timing cores without SystemC: blocks are handed out in linear
 // order to SMs with room, every SM and memory port is ticked each cycle. Used by unit tests and
 // as the engine the SystemC GPU top drives. An ideal global memory (fixed latency, unlimited
-// bandwidth, functional at issue) stands in until the coalescer, L1 and TLM path are attached.
+// bandwidth, functional at issue) stands in for the coalescer, L1 and TLM path, and an ideal
+// instruction memory (fixed latency, the kernel's code words) for the I-caches' line fills.
 #pragma once
 
 #include <deque>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "isa/memory.h"
+#include "model/mem/downstream.h"
 #include "model/sm/sm_core.h"
 
 namespace simtlm::sm {
@@ -35,13 +37,46 @@ class IdealGlobalMemory : public GlobalMemoryPort {
   std::deque<Pending> pending_;
 };
 
+// The instruction memory of runGrid: the kernel's code words placed at `base`, read by the
+// I-caches' line fills. A read made in cycle c is answered by tick(c + max(1, latency)), in
+// order (so a miss costs at least one cycle more than a hit); bytes past the end of the code
+// read as zero, and a read that covers no code word answers with an error, as do writes and
+// atomics (code is read-only).
+class IdealCodeMemory : public mem::Downstream {
+ public:
+  IdealCodeMemory(const std::vector<uint64_t>& code, uint64_t base, int latency)
+      : code_(code), base_(base), latency_(latency) {}
+  void read(uint64_t address, unsigned size, Done done) override;
+  void write(uint64_t, const unsigned char*, const unsigned char*, unsigned, Done done) override;
+  void atomic(uint64_t, isa::Op, const mem::WordOps&, Done done) override;
+  void tick(uint64_t cycle);
+  bool idle() const { return pending_.empty(); }
+  uint64_t reads() const { return reads_; }
+
+ private:
+  struct Pending {
+    uint64_t at;
+    std::vector<unsigned char> data;
+    bool ok;
+    Done done;
+  };
+  const std::vector<uint64_t>& code_;
+  uint64_t base_;
+  int latency_;
+  uint64_t now_ = 0, reads_ = 0;
+  std::deque<Pending> pending_;
+};
+
 struct GridResult {
   uint64_t cycles = 0;
   std::string error;  // a kernel fault or a stuck run, with the stuck warps
 };
 
+// Global accesses go to an IdealGlobalMemory of `memoryLatency` cycles per SM; the I-caches
+// fill lines from an IdealCodeMemory of `codeLatency` cycles per SM (the code at address 0;
+// 0 for tests of the back end: each miss then costs one cycle more than a hit).
 GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
                    const isa::LaunchConfig& launch, isa::GlobalMemory& memory,
-                   stats::Registry& stats, int memoryLatency = 100);
+                   stats::Registry& stats, int memoryLatency = 100, int codeLatency = 100);
 
 }  // namespace simtlm::sm

@@ -1,4 +1,5 @@
 #include "model/sm/sm_core.h"
+#include "model/sm/sm_core_state.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,35 +11,6 @@
 
 namespace simtlm::sm {
 
-struct SmCore::Warp {
-  bool active = false;  // holds a warp of a resident block
-  int block = -1;
-  uint32_t indexInBlock = 0;
-  std::optional<isa::WarpContext> ctx;
-  IBuffer ibuf;
-  uint32_t fetchPc = 0;
-  bool fetchInFlight = false, fetchBlocked = false;
-  uint64_t fetchReadyAt = 0;
-  uint32_t fetchingPc = 0, epoch = 0, fetchEpoch = 0;
-  bool atBarrier = false, done = false;
-  uint32_t barrierId = 0, barrierPc = 0;
-  int pendingMem = 0;
-};
-
-struct SmCore::Block {
-  bool used = false;
-  uint32_t linear = 0;
-  std::vector<int> warps;
-  std::vector<uint8_t> shared;
-  int warpsDone = 0;
-};
-
-struct SmCore::InFlight {
-  uint64_t at;
-  int slot;
-  isa::Instr instr;
-};
-
 namespace {
 
 std::string hex(uint32_t v) {
@@ -49,11 +21,20 @@ std::string hex(uint32_t v) {
 
 bool isControl(isa::Op op) { return op == isa::Op::BRA || op == isa::Op::EXIT; }
 
+bool isGlobal(const isa::OpInfo& oi) {
+  return oi.cls == isa::OpClass::LoadGlobal || oi.cls == isa::OpClass::StoreGlobal ||
+         oi.cls == isa::OpClass::AtomicGlobal;
+}
+
+constexpr uint64_t kNotYet = ~uint64_t{0};  // a fetch waiting for its I-cache line fill
+
 }  // namespace
 
-SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, stats::Registry& stats)
-    : id_(id), cfg_(cfg), mem_(memory), warps_(static_cast<size_t>(cfg.sm.num_warps)),
-      blocks_(static_cast<size_t>(cfg.sm.max_blocks)), scoreboard_(cfg.sm.num_warps) {
+SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
+               frontend::ICache& icache, stats::Registry& stats)
+    : id_(id), cfg_(cfg), mem_(memory), icache_(icache), warps_(static_cast<size_t>(cfg.sm.num_warps)),
+      blocks_(static_cast<size_t>(cfg.sm.max_blocks)), scoreboard_(cfg.sm.num_warps),
+      ops_(cfg), warpAge_(static_cast<size_t>(cfg.sm.num_warps), 0) {
   const int perScheduler = cfg.sm.num_warps / cfg.issue.schedulers;
   for (int s = 0; s < cfg.issue.schedulers; ++s)
     schedulers_.push_back(makeScheduler(cfg.issue.policy, perScheduler));
@@ -73,11 +54,45 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, s
   stats.add(p + "barriers", barriers_, "events", "completed bar.sync episodes");
   stats.add(p + "ldst.global_accesses", globalAccesses_, "instructions", "global memory warp instructions sent");
   stats.add(p + "blocks", blocksRun_, "blocks", "thread blocks completed");
+  // Why nothing issued: per scheduler cycle, the reason of the oldest live warp of its
+  // partition (docs/statistics.md); they sum to issue.stall_no_ready.
+  stats.add(p + "issue.stall.idle", stallIdle_, "cycles",
+            "scheduler cycles with no live warp in the scheduler's partition");
+  stats.add(p + "issue.stall.empty_ibuffer", stallEmpty_, "cycles",
+            "nothing issued: the oldest warp's I-buffer was empty (fetch, I-cache, redirect)");
+  stats.add(p + "issue.stall.dependence", stallDependence_, "cycles",
+            "nothing issued: the oldest warp waited for a register or predicate (scoreboard)");
+  stats.add(p + "issue.stall.barrier", stallBarrier_, "cycles",
+            "nothing issued: the oldest warp waited at bar.sync");
+  stats.add(p + "issue.stall.memory", stallMemory_, "cycles",
+            "nothing issued: the oldest warp's global access found the memory port full, or its "
+            "bar.sync/membar waited for its memory instructions");
+  stats.add(p + "issue.stall.structural", stallStructural_, "cycles",
+            "nothing issued: the oldest warp found no free operand collector");
+  ops_.registerStats(stats, "sm" + std::to_string(id));
+  initMemory(stats);  // the shared-memory unit (sm_memory.cpp)
+  // An I-cache fill answers the fetches that missed on its line: their instructions arrive
+  // icache_hit_latency cycles (at least one) after the line is installed.
+  icache_.setRespond([this](uint64_t tag, uint64_t address, bool ok, uint64_t cycle) {
+    const int slot = static_cast<int>(tag & 0xffffffffu);
+    Warp& w = warps_[static_cast<size_t>(slot)];
+    if (!w.active || !w.fetchInFlight || w.fetchId != static_cast<uint32_t>(tag >> 32)) return;
+    if (!ok) {
+      char a[32];
+      std::snprintf(a, sizeof a, "0x%llx", static_cast<unsigned long long>(address));
+      return setFault(slot, std::string("instruction fetch failed at address ") + a +
+                                " (error response to the I-cache line fill)");
+    }
+    w.fetchReadyAt = cycle + static_cast<uint64_t>(std::max(1, cfg_.frontend.icache_hit_latency));
+  });
 }
 
 SmCore::~SmCore() = default;
 
-void SmCore::startKernel(const KernelImage& image) { image_ = image; }
+void SmCore::startKernel(const KernelImage& image) {
+  image_ = image;
+  restartMemory();
+}
 
 bool SmCore::canAdmit() const {
   const isa::Kernel& k = *image_.kernel;
@@ -85,7 +100,8 @@ bool SmCore::canAdmit() const {
   const int warps = static_cast<int>((image_.launch.block.count() + W - 1) / W);
   const int regs = warps * static_cast<int>(W) * k.numRegs;
   return residentBlocks_ < cfg_.sm.max_blocks && usedWarps_ + warps <= cfg_.sm.num_warps &&
-         usedRegs_ + regs <= cfg_.sm.num_registers && usedShared_ + k.sharedBytes <= static_cast<uint32_t>(cfg_.shared.size);
+         usedRegs_ + regs <= cfg_.sm.num_registers && sharedFits(k.sharedBytes) &&
+         ops_.canAllocate(warps, k.numRegs);  // contiguous register ranges (RegisterMap)
 }
 
 void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
@@ -98,7 +114,7 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
   blk = Block{};
   blk.used = true;
   blk.linear = blockLinear;
-  blk.shared.assign(k.sharedBytes, 0);
+  allocateShared(b, k.sharedBytes);
   int slot = 0;
   for (int i = 0; i < numWarps; ++i) {
     while (warps_[slot].active) ++slot;
@@ -110,9 +126,11 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
     w.indexInBlock = static_cast<uint32_t>(i);
     w.ctx.emplace(k, image_.launch, ctaid, static_cast<uint32_t>(i));
     scoreboard_.clear(slot);
+    warpAge_[slot] = ageCounter_;
     schedulers_[slot % cfg_.issue.schedulers]->setAge(slot / cfg_.issue.schedulers, ageCounter_++);
     blk.warps.push_back(slot);
   }
+  ops_.allocate(std::vector<uint32_t>(blk.warps.begin(), blk.warps.end()), k.numRegs);
   residentBlocks_++;
   usedWarps_ += numWarps;
   usedRegs_ += numWarps * static_cast<int>(W) * k.numRegs;
@@ -126,18 +144,21 @@ bool SmCore::tick(uint64_t cycle) {
   cycles_++;
   if (idle()) return false;
   activeCycles_++;
-  const uint64_t before = warpInstrs_ + fetched_;
+  const uint64_t before = warpInstrs_ + fetched_ + opEvents_;
   const size_t pendingBefore = inFlight_.size();
+  const bool memoryAnswered = tickMemory(cycle);  // shared-memory answers due this cycle
   writeback(cycle);
+  dispatch(cycle);      // collected instructions to their units (frees collectors for issue)
   issue(cycle);
+  operandTick(cycle);   // register-file bank writes, then operand reads
   fetch(cycle);
-  return warpInstrs_ + fetched_ != before || inFlight_.size() != pendingBefore;
+  return memoryAnswered || warpInstrs_ + fetched_ + opEvents_ != before || inFlight_.size() != pendingBefore;
 }
 
 void SmCore::writeback(uint64_t cycle) {
   size_t keep = 0;
   for (size_t i = 0; i < inFlight_.size(); ++i) {
-    if (inFlight_[i].at <= cycle) scoreboard_.release(inFlight_[i].slot, inFlight_[i].instr);
+    if (inFlight_[i].at <= cycle) resultReady(inFlight_[i].slot, inFlight_[i].instr);
     else inFlight_[keep++] = inFlight_[i];
   }
   const bool drained = keep != inFlight_.size();
@@ -146,19 +167,23 @@ void SmCore::writeback(uint64_t cycle) {
     for (Block& b : blocks_) retireBlock(b);
 }
 
-bool SmCore::canIssue(const Warp& w, uint64_t cycle) const {
-  if (!w.active || w.done || w.atBarrier || w.ibuf.empty()) return false;
-  const isa::Instr& in = w.ibuf.front().instr;
-  const isa::OpInfo& oi = isa::info(in.op);
-  if (!scoreboard_.canIssue(static_cast<int>(&w - warps_.data()), w.ibuf.front().touched)) return false;
-  const auto& units = unitFreeAt_[static_cast<int>(oi.unit)];
-  if (std::none_of(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; })) return false;
-  const bool global = oi.cls == isa::OpClass::LoadGlobal || oi.cls == isa::OpClass::StoreGlobal ||
-                      oi.cls == isa::OpClass::AtomicGlobal;
-  if (global && !mem_.canAccept()) return false;
-  // Barriers and fences wait for the warp's own memory accesses to complete.
-  if ((in.op == isa::Op::BAR_SYNC || in.op == isa::Op::MEMBAR) && w.pendingMem) return false;
-  return true;
+// The checks in this order; the first that fails is the warp's stall reason. Execution units
+// are not checked here: an instruction waits for its unit in its operand collector.
+SmCore::Stall SmCore::issueStall(const Warp& w) const {
+  if (!w.active || w.done) return Stall::NotLive;
+  if (w.atBarrier) return Stall::Barrier;
+  if (w.ibuf.empty()) return Stall::EmptyIBuffer;
+  const int slot = static_cast<int>(&w - warps_.data());
+  const IBufferEntry& e = w.ibuf.front();
+  if (!scoreboard_.canIssue(slot, e.touched)) return Stall::Dependence;
+  if (isGlobal(isa::info(e.instr.op)) && !mem_.canAccept()) return Stall::Memory;
+  // Barriers and fences wait for the warp's own memory instructions to complete, including
+  // those still in an operand collector.
+  if ((e.instr.op == isa::Op::BAR_SYNC || e.instr.op == isa::Op::MEMBAR) &&
+      (w.pendingMem || ops_.undispatchedMemory(slot)))
+    return Stall::Memory;
+  if (!ops_.canAccept()) return Stall::Structural;
+  return Stall::None;
 }
 
 void SmCore::issue(uint64_t cycle) {
@@ -167,6 +192,8 @@ void SmCore::issue(uint64_t cycle) {
   ready_.resize(static_cast<size_t>(perScheduler));
   for (int s = 0; s < S && fault_.empty(); ++s) {
     bool any = false;
+    Stall first = Stall::NotLive;  // the stall reason of the oldest live warp
+    uint64_t firstAge = ~uint64_t{0};
     for (int i = 0; i < perScheduler; ++i) {
       Warp& w = warps_[i * S + s];
       // Entries fetched down a path the warp did not take are dropped first.
@@ -177,11 +204,24 @@ void SmCore::issue(uint64_t cycle) {
         w.epoch++;
         flushes_++;
       }
-      ready_[i] = canIssue(w, cycle);
+      const Stall st = issueStall(w);
+      ready_[i] = st == Stall::None;
       any = any || ready_[i];
+      if (st != Stall::None && st != Stall::NotLive && warpAge_[i * S + s] < firstAge) {
+        first = st;
+        firstAge = warpAge_[i * S + s];
+      }
     }
     if (!any) {
       stallNoReady_++;
+      switch (first) {
+        case Stall::Barrier: stallBarrier_++; break;
+        case Stall::EmptyIBuffer: stallEmpty_++; break;
+        case Stall::Dependence: stallDependence_++; break;
+        case Stall::Memory: stallMemory_++; break;
+        case Stall::Structural: stallStructural_++; break;
+        default: stallIdle_++; break;
+      }
       continue;
     }
     int pick = schedulers_[s]->pick(ready_);
@@ -195,43 +235,26 @@ void SmCore::execute(int slot, uint64_t cycle) {
   const IBufferEntry e = w.ibuf.front();
   w.ibuf.pop();
   const isa::Instr& in = e.instr;
-  const isa::OpInfo& oi = isa::info(in.op);
   const uint32_t active = ctx.activeMask();
-  const uint32_t exec = ctx.execMask(in);
+  const uint32_t exec = ctx.execMask(in);  // final: the guard is a scoreboarded source
   warpInstrs_++;
   threadInstrs_ += static_cast<uint64_t>(__builtin_popcount(active));
 
-  // Occupy an execution unit for warp_size / width cycles.
-  auto& units = unitFreeAt_[static_cast<int>(oi.unit)];
-  const int width = oi.unit == isa::Unit::Sp ? cfg_.exec.simd_width
-                    : oi.unit == isa::Unit::Sfu ? cfg_.exec.sfu_width
-                    : oi.unit == isa::Unit::LdSt ? cfg_.exec.ldst_width : 32;
-  const int W = ctx.lanes();
-  const uint64_t occupancy = static_cast<uint64_t>((W + width - 1) / width);
-  *std::find_if(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; }) = cycle + occupancy;
-  const uint64_t done = cycle + occupancy - 1 + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
-
-  switch (oi.format) {
-    case isa::Format::Load: case isa::Format::Store: case isa::Format::Atomic: case isa::Format::AtomicCas:
-      executeMemory(slot, in, exec, cycle);
-      break;
-    case isa::Format::Branch: case isa::Format::NoOperands:
-      break;
-    case isa::Format::Barrier:
-      if (exec != active || active != (ctx.liveMask() & ~ctx.exitedMask())) {
-        setFault(slot, "bar.sync executed by a diverged warp or under a partly false predicate");
-        return;
-      }
-      w.atBarrier = true;
-      w.barrierId = in.imm;
-      w.barrierPc = e.pc;
-      break;
-    default:
-      ctx.executeAlu(in, exec);
-      complete(slot, in, done);
-      break;
+  // A barrier takes effect at issue: the warp issues nothing more until its block is there.
+  if (isa::info(in.op).format == isa::Format::Barrier) {
+    if (exec != active || active != (ctx.liveMask() & ~ctx.exitedMask())) {
+      setFault(slot, "bar.sync executed by a diverged warp or under a partly false predicate");
+      return;
+    }
+    w.atBarrier = true;
+    w.barrierId = in.imm;
+    w.barrierPc = e.pc;
   }
-  if (!fault_.empty()) return;
+  // Destinations are pending from issue until their register-file write; the instruction
+  // waits in an operand collector for its sources, then for its unit, and executes at
+  // dispatch (executeDispatched). Control flow is resolved here, at issue.
+  if (!e.written.empty()) scoreboard_.reserve(slot, in);
+  ops_.accept(slot, in, exec, e.pc, cycle);
   const size_t idx = isa::Kernel::indexOf(e.pc);
   ctx.advance(in, exec, image_.reconvergence[idx]);
   if (isControl(in.op)) w.fetchBlocked = false;
@@ -255,72 +278,86 @@ void SmCore::complete(int slot, const isa::Instr& in, uint64_t when) {
   inFlight_.push_back({when, slot, in});
 }
 
-void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64_t cycle) {
-  Warp& w = warps_[slot];
-  isa::WarpContext& ctx = *w.ctx;
-  const isa::OpInfo& oi = isa::info(in.op);
-  const int W = ctx.lanes();
-  uint32_t addr[32] = {}, words[32] = {};
-  ctx.addresses(in, exec, addr);
-  for (int l = 0; l < W; ++l)
-    if ((exec >> l & 1u) && (addr[l] & 3)) return setFault(slot, "misaligned 32-bit access at " + hex(addr[l]));
-  const uint64_t ldst = static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
+// --- Register-file stage: operand collectors to execution units, writeback port -------------
 
-  if (oi.cls == isa::OpClass::LoadParam) {
-    const auto& params = image_.launch.params;
-    for (int l = 0; l < W; ++l) {
-      if (!(exec >> l & 1u)) continue;
-      if (addr[l] / 4 >= params.size()) return setFault(slot, "parameter access out of bounds at " + hex(addr[l]));
-      words[l] = params[addr[l] / 4];
-    }
-    ctx.writeLanes(in.d, words, exec);
-    return complete(slot, in, cycle + ldst);
-  }
-  if (oi.cls == isa::OpClass::LoadShared || oi.cls == isa::OpClass::StoreShared ||
-      oi.cls == isa::OpClass::AtomicShared) {
-    auto& shared = blocks_[w.block].shared;
-    const uint32_t* b = ctx.reg(in.b);
-    const uint32_t* c = ctx.reg(in.c);
-    for (int l = 0; l < W; ++l) {
-      if (!(exec >> l & 1u)) continue;
-      if (static_cast<uint64_t>(addr[l]) + 4 > shared.size())
-        return setFault(slot, "shared memory access out of bounds at " + hex(addr[l]));
-      uint8_t* p = &shared[addr[l]];
-      if (oi.format == isa::Format::Store) { std::memcpy(p, &b[l], 4); continue; }
-      std::memcpy(&words[l], p, 4);
-      if (oi.format != isa::Format::Load) {
-        uint32_t nw = isa::evalLane(in.op, words[l], b[l], c[l]);
-        std::memcpy(p, &nw, 4);
-      }
-    }
-    if (oi.format == isa::Format::Store) return;
-    ctx.writeLanes(in.d, words, exec);
-    return complete(slot, in, cycle + ldst + static_cast<uint64_t>(cfg_.shared.latency));
-  }
-  // Global memory: through the port.
-  GlobalAccess a;
-  a.op = in.op;
-  a.mask = exec;
-  std::copy(addr, addr + W, a.addr.begin());
-  if (oi.format != isa::Format::Load) std::copy(ctx.reg(in.b), ctx.reg(in.b) + W, a.data.begin());
-  if (oi.format == isa::Format::AtomicCas) std::copy(ctx.reg(in.c), ctx.reg(in.c) + W, a.data2.begin());
-  const bool writesReg = oi.format != isa::Format::Store;
-  if (writesReg) scoreboard_.reserve(slot, in);
-  w.pendingMem++;
-  globalAccesses_++;
-  mem_.issue(a, [this, slot, in, exec, writesReg](const uint32_t* result, const std::string& error) {
-    Warp& w2 = warps_[slot];
-    if (!error.empty()) return setFault(slot, error);
-    if (writesReg) {
-      w2.ctx->writeLanes(in.d, result, exec);
-      scoreboard_.release(slot, in);
-    }
-    w2.pendingMem--;
-    Block& b = blocks_[w2.block];
-    releaseBarrier(b);
-    retireBlock(b);
-  });
+void SmCore::dispatch(uint64_t cycle) {
+  // Unit kinds found with no free instance this cycle (dispatching only takes instances, so
+  // they stay full): later instructions of that kind are refused without looking again.
+  bool full[4] = {false, false, false, false};
+  ops_.dispatch(
+      cycle,
+      [&](const CollectedInstr& c) {
+        const int u = static_cast<int>(isa::info(c.instr.op).unit);
+        if (full[u] || !fault_.empty()) return false;
+        const auto& units = unitFreeAt_[u];
+        if (std::none_of(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; })) {
+          full[u] = true;
+          return false;
+        }
+        return unitAccepts(c.instr, cycle);
+      },
+      [&](const CollectedInstr& c) { executeDispatched(c, cycle); });
 }
+
+// An instance of the instruction's unit is free; a global access also needs the memory port.
+bool SmCore::unitAccepts(const isa::Instr& in, uint64_t cycle) const {
+  const isa::OpInfo& oi = isa::info(in.op);
+  const auto& units = unitFreeAt_[static_cast<int>(oi.unit)];
+  if (std::none_of(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; })) return false;
+  if (isSharedAccess(oi)) return sharedAccepts();  // the banks still serve a conflicting access
+  return !isGlobal(oi) || mem_.canAccept();
+}
+
+// The instruction leaves its collector in `cycle`: it occupies its unit warp_size / width
+// cycles and executes its semantics now, on the values its sources hold (every older
+// instruction of the warp has executed, no younger one has), with the lanes fixed at issue.
+void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
+  const int slot = c.slot;
+  Warp& w = warps_[slot];
+  const isa::Instr& in = c.instr;
+  const isa::OpInfo& oi = isa::info(in.op);
+  auto& units = unitFreeAt_[static_cast<int>(oi.unit)];
+  const int width = oi.unit == isa::Unit::Sp ? cfg_.exec.simd_width
+                    : oi.unit == isa::Unit::Sfu ? cfg_.exec.sfu_width
+                    : oi.unit == isa::Unit::LdSt ? cfg_.exec.ldst_width : 32;
+  const int W = w.ctx->lanes();
+  const uint64_t occupancy = static_cast<uint64_t>((W + width - 1) / width);
+  *std::find_if(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; }) = cycle + occupancy;
+  const uint64_t done = cycle + occupancy - 1 + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
+  opEvents_++;
+  dispatchPc_ = c.pc;
+  switch (oi.format) {
+    case isa::Format::Load: case isa::Format::Store: case isa::Format::Atomic: case isa::Format::AtomicCas:
+      executeMemory(slot, in, c.exec, cycle);
+      break;
+    case isa::Format::Branch: case isa::Format::NoOperands: case isa::Format::Barrier:
+      break;  // resolved at issue
+    default:
+      w.ctx->executeAlu(in, c.exec);
+      complete(slot, in, done);
+      break;
+  }
+  dispatchPc_ = -1;
+  if (w.done) retireBlock(blocks_[w.block]);  // its last instruction may have left
+}
+
+// A result is due: its register-file write competes for the bank ports; the scoreboard
+// releases when it is performed (operandTick). Predicate results have no bank traffic.
+void SmCore::resultReady(int slot, const isa::Instr& in) {
+  if (!ops_.requestWrite(slot, in)) scoreboard_.release(slot, in);
+}
+
+void SmCore::operandTick(uint64_t cycle) {
+  if (ops_.idle() || !fault_.empty()) return;  // idle: ticking would change nothing
+  for (const WrittenResult& r : ops_.tick(cycle)) {
+    scoreboard_.release(r.slot, r.instr);
+    opEvents_++;
+    Warp& w = warps_[r.slot];
+    if (w.done) retireBlock(blocks_[w.block]);
+  }
+}
+
+// executeMemory: sm_memory.cpp
 
 void SmCore::releaseBarrier(Block& b) {
   int waiting = 0, done = 0;
@@ -329,22 +366,35 @@ void SmCore::releaseBarrier(Block& b) {
     done += warps_[s].done;
   }
   if (waiting == 0) return;
-  if (waiting + done == static_cast<int>(b.warps.size()) && done > 0) {
-    setFault(b.warps[0], "deadlock: a barrier can never complete (a warp of the block exited)");
-    return;
-  }
+  if (waiting + done == static_cast<int>(b.warps.size()) && done > 0) return deadlock(b);
   if (waiting != static_cast<int>(b.warps.size())) return;
   const uint32_t id = warps_[b.warps[0]].barrierId;
   for (int s : b.warps)
-    if (warps_[s].barrierId != id) return setFault(s, "deadlock: warps of a block wait at different barriers");
+    if (warps_[s].barrierId != id) return deadlock(b);
   for (int s : b.warps) warps_[s].atBarrier = false;
   barriers_++;
+}
+
+// Worded as the interpreter words it, so a scenario's expect_error holds on both engines.
+void SmCore::deadlock(const Block& b) {
+  if (!fault_.empty()) return;
+  const auto c = image_.launch.grid.blockIndex(b.linear);
+  std::ostringstream s;
+  s << "SM " << id_ << ": deadlock in block (" << c[0] << "," << c[1] << "," << c[2]
+    << "): a barrier can never complete:";
+  for (size_t i = 0; i < b.warps.size(); ++i) {
+    const Warp& w = warps_[b.warps[i]];
+    s << "\n  warp " << i << ": ";
+    if (w.done) s << "exited";
+    else s << "waits at bar.sync " << w.barrierId << ", PC " << hex(w.barrierPc);
+  }
+  fault_ = s.str();
 }
 
 void SmCore::retireBlock(Block& b) {
   if (!b.used || b.warpsDone != static_cast<int>(b.warps.size())) return;
   for (int s : b.warps)
-    if (warps_[s].pendingMem) return;
+    if (warps_[s].pendingMem || ops_.busy(s)) return;
   for (const InFlight& f : inFlight_)
     if (warps_[f.slot].block == static_cast<int>(&b - blocks_.data())) return;
   const isa::Kernel& k = *image_.kernel;
@@ -354,12 +404,14 @@ void SmCore::retireBlock(Block& b) {
     warps_[s].fetchInFlight = false;
     warps_[s].active = false;
     warps_[s].ctx.reset();
+    ops_.release(s);
   }
   const int numWarps = static_cast<int>(b.warps.size());
   residentBlocks_--;
   usedWarps_ -= numWarps;
   usedRegs_ -= numWarps * static_cast<int>(W) * k.numRegs;
   usedShared_ -= k.sharedBytes;
+  releaseShared(static_cast<int>(&b - blocks_.data()));
   b.used = false;
   blocksRun_++;
   if (onBlockDone) onBlockDone(b.linear);
@@ -373,11 +425,15 @@ void SmCore::fetch(uint64_t cycle) {
     w.fetchInFlight = false;
     fetchesInFlight_--;
     if (!w.active || w.done || w.fetchEpoch != w.epoch) continue;  // stale: the path changed
-    // Up to fetch_width consecutive instructions, as many as the I-buffer has room for,
-    // ending after a control instruction (the next PC is known once it issues).
+    // Up to fetch_width consecutive instructions of the I-cache line accessed, as many as the
+    // I-buffer has room for, ending after a control instruction (the next PC is known once it
+    // issues). The words are those decoded at launch (KernelImage): the I-cache access (and
+    // its fill over the memory system on a miss) is the timing, not the source of the bits.
+    const uint64_t line = icache_.lineOf(image_.codeBase + w.fetchingPc);
     for (int k = 0; k < cfg_.frontend.fetch_width && !w.ibuf.full(); ++k) {
       const size_t idx = isa::Kernel::indexOf(w.fetchingPc);
       if (idx >= image_.kernel->size()) break;  // past the end: the warp stalls there
+      if (k > 0 && icache_.lineOf(image_.codeBase + w.fetchingPc) != line) break;  // next line
       const isa::Instr& in = image_.kernel->instrs[idx];
       w.ibuf.push({w.fetchingPc, in, isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in)});
       fetched_++;
@@ -400,12 +456,24 @@ void SmCore::fetch(uint64_t cycle) {
         w.ibuf.size() + need > cfg_.frontend.ibuffer_entries ||
         isa::Kernel::indexOf(w.fetchPc) >= image_.kernel->size())
       continue;
+    // Probe the I-cache at the fetch address. With every MSHR busy this cycle's fetch is
+    // lost and the round robin moves on (GPGPU-Sim's reservation failure).
+    const uint64_t address = image_.codeBase + w.fetchPc;
     lastFetched_ = i;
+    if (!icache_.canAccept(address)) return;
     w.fetchInFlight = true;
     fetchesInFlight_++;
     w.fetchingPc = w.fetchPc;
     w.fetchEpoch = w.epoch;
-    w.fetchReadyAt = cycle + static_cast<uint64_t>(std::max(1, cfg_.frontend.icache_hit_latency));
+    w.fetchId = ++nextFetchId_;
+    const uint64_t tag = uint64_t{w.fetchId} << 32 | static_cast<uint32_t>(i);
+    // Hit (or a fill answered at once): the instructions arrive icache_hit_latency cycles later
+    // (at least one). Miss: when the line's fill is installed (the respond hook set in the
+    // constructor).
+    const auto outcome = icache_.access(address, tag, cycle, &w.icacheWay);
+    w.fetchReadyAt = outcome == frontend::ICache::Outcome::Hit || outcome == frontend::ICache::Outcome::Filled
+                         ? cycle + static_cast<uint64_t>(std::max(1, cfg_.frontend.icache_hit_latency))
+                         : kNotYet;
     return;
   }
 }
@@ -415,7 +483,9 @@ void SmCore::setFault(int slot, const std::string& what) {
   const Warp& w = warps_[slot];
   std::ostringstream s;
   s << "SM " << id_ << ", block " << (w.block >= 0 ? blocks_[w.block].linear : 0) << ", warp "
-    << w.indexInBlock << ", PC " << hex(w.ctx ? w.ctx->pc() : 0) << ": " << what;
+    << w.indexInBlock << ", PC "
+    << hex(dispatchPc_ >= 0 ? static_cast<uint32_t>(dispatchPc_) : w.ctx && !w.ctx->done() ? w.ctx->pc() : 0)
+    << ": " << what;
   fault_ = s.str();
 }
 
@@ -428,8 +498,12 @@ std::string SmCore::describeWarps() const {
       << ": PC " << hex(w.ctx->pc()) << ", ";
     if (w.atBarrier) s << "waits at bar.sync " << w.barrierId;
     else if (w.pendingMem) s << "waits for " << w.pendingMem << " memory access(es)";
+    else if (w.ibuf.empty() && w.fetchInFlight && w.fetchReadyAt == kNotYet)
+      s << "waits for instruction fetch (I-cache miss at " << hex(static_cast<uint32_t>(image_.codeBase + w.fetchingPc)) << ")";
     else if (w.ibuf.empty()) s << "waits for instruction fetch";
-    else s << "waits for a dependence or an execution unit";
+    else s << "waits for a dependence or a free operand collector";
+    if (ops_.inCollectors(static_cast<int>(i)))
+      s << " (" << ops_.inCollectors(static_cast<int>(i)) << " of its instructions in collectors)";
     s << "\n";
   }
   return s.str();

@@ -4,16 +4,23 @@
 // warp_size / width cycles, latencies per opcode class, barriers and exit.
 //
 // Instructions execute through isa::WarpContext on the values the SM holds, so final memory
-// equals the functional interpreter's: sources are read at issue (the scoreboard guarantees
-// they are final), results become visible to dependants at write-back.
+// equals the functional interpreter's. Issue resolves the guard and the control flow and puts
+// the instruction into an operand collector (OperandStage: banked register file, bank
+// conflicts, writeback port); its sources are read and its semantics executed when it
+// dispatches to its execution unit, each warp's instructions in issue order (the scoreboard
+// guarantees the sources are final, in-order dispatch that no younger write overtakes them);
+// results become visible to dependants when their register-file write is performed.
 //
-// This is the first cut of the SM of issue 3: instruction fetch has a fixed latency (no
-// I-cache yet), the register file has no bank conflicts yet, and global memory is reached
-// through the GlobalMemoryPort interface (ideal in tests; coalescer, L1 and TLM port next).
+// This is the first cut of the SM of issue 3: instruction fetch goes through the SM's
+// frontend::ICache (hits after icache_hit_latency, misses wait for a line fill over the memory
+// system; the I-buffer receives the words decoded at launch), the register file is banked with operand collectors, and global memory is reached
+// through the GlobalMemoryPort interface (ideal in runGrid; coalescer, L1 and TLM port in the
+// GPU top). Shared memory is the SM's mem::SharedMemory unit (banks, conflicts; sm_memory.cpp).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -22,7 +29,10 @@
 #include "isa/warp.h"
 #include "model/common/config.h"
 #include "model/common/stats.h"
+#include "model/frontend/icache.h"
+#include "model/mem/shared_memory.h"
 #include "model/sm/ibuffer.h"
+#include "model/sm/operand_stage.h"
 #include "model/sm/scoreboard.h"
 #include "model/sm/warp_scheduler.h"
 
@@ -55,11 +65,16 @@ struct KernelImage {
   const isa::Kernel* kernel = nullptr;
   isa::LaunchConfig launch;
   std::vector<uint32_t> reconvergence;  // per instruction: reconvergence PC of a branch
+  // Byte address of the instruction at PC 0 in simulated memory (the ENTRY register in the GPU
+  // top): instruction fetch probes the I-cache at codeBase + PC.
+  uint64_t codeBase = 0;
 };
 
 class SmCore {
  public:
-  SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, stats::Registry& stats);
+  // `icache` is this SM's instruction cache (it outlives the core); the core answers its fills.
+  SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, frontend::ICache& icache,
+         stats::Registry& stats);
   ~SmCore();
 
   void startKernel(const KernelImage& image);
@@ -83,34 +98,71 @@ class SmCore {
   void writeback(uint64_t cycle);
   void issue(uint64_t cycle);
   void fetch(uint64_t cycle);
-  bool canIssue(const Warp& w, uint64_t cycle) const;
-  void execute(int slot, uint64_t cycle);
+  // Why a warp cannot issue this cycle (None: it can); docs/statistics.md.
+  enum class Stall : uint8_t { None, NotLive, Barrier, EmptyIBuffer, Dependence, Memory, Structural };
+  Stall issueStall(const Warp& w) const;
+  void execute(int slot, uint64_t cycle);  // issue: into an operand collector
+  // Register-file stage (docs/timing-model.md): dispatch of collected instructions to their
+  // units, where their semantics execute; bank reads and writebacks; results to write back.
+  void dispatch(uint64_t cycle);
+  bool unitAccepts(const isa::Instr& in, uint64_t cycle) const;
+  void executeDispatched(const CollectedInstr& c, uint64_t cycle);
+  void operandTick(uint64_t cycle);
+  void resultReady(int slot, const isa::Instr& in);
+  // Memory instructions and the SM's shared-memory unit (sm_memory.cpp).
+  struct SharedOp {  // a shared access in the unit, answered in this order
+    uint64_t tag;
+    int slot;
+    isa::Instr instr;
+    uint32_t exec;
+    bool writesReg;
+  };
+  void initMemory(stats::Registry& stats);
+  void restartMemory();
+  bool sharedFits(uint32_t bytes) const;
+  void allocateShared(int blockSlot, uint32_t bytes);
+  void releaseShared(int blockSlot);
+  bool sharedAccepts() const;  // the banks can take an access this cycle
+  bool tickMemory(uint64_t cycle);
+  void sharedDone(const mem::SharedResponse& r);
   void executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64_t cycle);
   void complete(int slot, const isa::Instr& in, uint64_t when);
   void releaseBarrier(Block& b);
+  void deadlock(const Block& b);
   void retireBlock(Block& b);
   void setFault(int slot, const std::string& what);
 
   const int id_;
   const config::GpuConfig& cfg_;
   GlobalMemoryPort& mem_;
+  frontend::ICache& icache_;
   KernelImage image_;
   std::vector<Warp> warps_;          // warp contexts (num_warps slots)
   std::vector<Block> blocks_;        // block slots
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   Scoreboard scoreboard_;
   std::vector<InFlight> inFlight_;   // results waiting for write-back
+  OperandStage ops_;                 // register map, operand collectors, bank arbitration
+  std::vector<uint64_t> warpAge_;    // by slot: admission order (stall attribution)
+  uint64_t opEvents_ = 0;            // dispatches and register writes (progress)
+  int64_t dispatchPc_ = -1;          // PC of the instruction executing at dispatch (faults)
   std::array<std::vector<uint64_t>, 4> unitFreeAt_;  // per isa::Unit, per unit instance
   int residentBlocks_ = 0, usedWarps_ = 0, usedRegs_ = 0;
   uint32_t usedShared_ = 0;
+  std::unique_ptr<mem::SharedMemory> shared_;  // banked shared memory: every resident block's region
+  std::deque<SharedOp> sharedOps_;             // accesses the unit has not answered yet
+  uint64_t nextSharedTag_ = 0, sharedNow_ = 0;
   uint64_t ageCounter_ = 0;
   std::string fault_;
   std::vector<bool> ready_;
   int lastFetched_ = -1, fetchesInFlight_ = 0;
+  uint32_t nextFetchId_ = 0;  // tags I-cache misses, so a late fill never feeds a reused slot
 
   // statistics
   uint64_t cycles_ = 0, activeCycles_ = 0, warpInstrs_ = 0, threadInstrs_ = 0, fetched_ = 0;
   uint64_t flushes_ = 0, stallNoReady_ = 0, barriers_ = 0, globalAccesses_ = 0, blocksRun_ = 0;
+  uint64_t stallIdle_ = 0, stallEmpty_ = 0, stallDependence_ = 0, stallBarrier_ = 0,
+           stallMemory_ = 0, stallStructural_ = 0;
 };
 
 }  // namespace simtlm::sm

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -176,3 +177,45 @@ TEST(SharedMemory, OutOfBoundsLaneFaultsAfterEarlierLanes) {
 }
 
 }  // namespace
+
+namespace {
+
+// The definition, by brute force: the largest number of distinct bank words one bank is asked
+// for (every byte of a lane's 4-byte word counts).
+unsigned referenceDegree(const std::uint32_t* address, std::uint32_t mask, unsigned banks,
+                         unsigned width) {
+  std::vector<std::vector<std::uint32_t>> words(banks);
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(mask >> l & 1u)) continue;
+    for (std::uint32_t byte = address[l]; byte < address[l] + 4; ++byte) {
+      const std::uint32_t u = byte / width;
+      auto& v = words[u % banks];
+      if (std::find(v.begin(), v.end(), u) == v.end()) v.push_back(u);
+    }
+  }
+  unsigned d = 0;
+  for (const auto& v : words) d = std::max<unsigned>(d, static_cast<unsigned>(v.size()));
+  return d;
+}
+
+}  // namespace
+
+TEST(SharedMemory, ConflictDegreeMatchesTheDefinitionOnRandomPatterns) {
+  std::uint64_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>(seed >> 33);
+  };
+  for (auto [banks, width] : {std::pair{32, 4}, {16, 8}, {32, 2}, {7, 4}, {128, 4}}) {
+    Fixture f(cfg(banks, width));
+    for (int trial = 0; trial < 2000; ++trial) {
+      std::array<std::uint32_t, 32> a{};
+      const std::uint32_t span = 1u << (2 + next() % 10);  // few or many distinct words
+      for (auto& x : a) x = (next() % span) & ~3u;
+      if (trial % 7 == 0) a[next() % 32] |= 2;  // a misaligned lane now and then
+      const std::uint32_t mask = trial % 3 == 0 ? 0xFFFFFFFFu : next();
+      ASSERT_EQ(f.sm.conflictDegree(a.data(), mask), referenceDegree(a.data(), mask, banks, width))
+          << "banks " << banks << " width " << width << " trial " << trial;
+    }
+  }
+}

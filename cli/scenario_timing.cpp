@@ -1,0 +1,128 @@
+// `simtlm run SCENARIO`: the scenario on the timing model (model/gpu/platform.h), with the
+// functional interpreter as the reference for equals_interpreter checks and interp.* statistics.
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+
+#include "cli/config_loader.h"
+#include "cli/scenario_eval.h"
+#include "isa/diagnostics.h"
+#include "model/gpu/platform.h"
+
+namespace simtlm::scenario {
+namespace {
+
+// Integer counters of `now` minus those of `before` (the statistics of one launch).
+nlohmann::json counterDelta(const nlohmann::json& now, const nlohmann::json& before) {
+  nlohmann::json d = nlohmann::json::object();
+  for (const auto& [k, v] : now.items())
+    if (v.is_number_integer()) d[k] = v.get<uint64_t>() - before.value(k, uint64_t{0});
+  return d;
+}
+
+bool needsLimitStudy(const Scenario& s) {
+  for (const auto& c : s.checks)
+    if (c.kind == Check::Kind::Stat && c.stat.rfind("limit.", 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+void applyOverrides(Scenario& s, const Overrides& o) {
+  if (!o.mechanism.empty()) {
+    auto known = knownMechanisms();
+    if (std::find(known.begin(), known.end(), o.mechanism) == known.end())
+      throw config::ConfigError("--mechanism '" + o.mechanism + "': unknown mechanism (known: " +
+                                yaml::listNames(known) + ")");
+    s.mechanism = o.mechanism;
+  }
+  if (o.configFile.empty() && o.sets.empty()) return;
+  config::ConfigLoader loader;
+  if (!o.configFile.empty()) s.configFile = o.configFile;
+  if (!s.configFile.empty()) loader.loadFile(s.configFile);
+  for (const auto& [key, value] : s.sets) loader.set(key + "=" + value, s.file);
+  for (const auto& a : o.sets) {
+    loader.set(a);
+    const auto eq = a.find('=');
+    s.sets.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+  }
+  s.config = loader.resolve();
+}
+
+ScenarioResult runScenarioTimed(const Scenario& s) {
+  static bool elaborated = false;  // SystemC elaborates once per process
+  if (elaborated) throw std::logic_error("runScenarioTimed: one timing simulation per process");
+  elaborated = true;
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+
+  ScenarioResult r;
+  r.scenario = &s;
+  r.engine = Engine::Timing;
+  r.limitStudy = needsLimitStudy(s);
+
+  // The reference: the functional interpreter on its own memory.
+  isa::GlobalMemory reference;
+  std::vector<LaunchOutcome> refLaunches;
+  const std::string refError = runOnInterpreter(s, reference, r.limitStudy, &refLaunches);
+  nlohmann::json refStats = nlohmann::json::object();
+  for (const auto& l : refLaunches) addStats(refStats, l.stats);
+
+  // The timing run: every launch prepared up front (workload set-ups only touch their own
+  // buffers), then handed to the host driver one after another.
+  isa::GlobalMemory mem;
+  placeBuffers(s, mem);
+  std::vector<isa::LaunchConfig> configs;
+  for (const auto& l : s.launches) configs.push_back(prepareLaunch(l, mem));
+  for (size_t i = 0; i < s.launches.size(); ++i) {
+    try {
+      configs[i].validate(s.launches[i].kernel);
+    } catch (const std::invalid_argument& e) {
+      yaml::fail(s.launches[i].where, s.launches[i].path + ": " + s.launches[i].label() + ": " + e.what());
+    }
+  }
+
+  stats::Registry registry;
+  size_t next = 0;
+  auto jobs = [&](gpu::HostJob& job) {
+    if (next == s.launches.size()) return false;
+    job = gpu::HostJob{};
+    job.kernel = &s.launches[next].kernel;
+    job.launch = configs[next];
+    job.memory = &mem;
+    next++;
+    return true;
+  };
+  auto start = std::chrono::steady_clock::now();
+  auto top = std::make_unique<gpu::Platform>("top", s.config, registry, jobs);
+  nlohmann::json before = registry.toJson();
+  top->host.onJobDone = [&](const gpu::HostJob&, const gpu::HostResult& res) {
+    const size_t i = next - 1;
+    if (!res.error.empty()) {
+      r.error = "host driver: " + res.error;
+      return;
+    }
+    if (res.errorCode != 0) {  // the GPU names the kernel by its address; say which launch
+      r.error = s.launches[i].path + " (" + s.launches[i].label() + "): " + top->gpu.lastError();
+      return;
+    }
+    nlohmann::json now = registry.toJson();
+    r.launches.push_back({s.launches[i].label(), configs[i], counterDelta(now, before)});
+    before = std::move(now);
+  };
+  sc_core::sc_start();
+  r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (r.error.empty() && r.launches.size() != s.launches.size())
+    r.error = "the simulation ended before every launch completed (" + std::to_string(r.launches.size()) +
+              " of " + std::to_string(s.launches.size()) + ")";
+
+  r.stats = registry.toJson();
+  for (const auto& [k, v] : refStats.items()) r.stats[k] = v;
+  evaluateChecks(r, mem, refError.empty() ? &reference : nullptr);
+  if (!refError.empty() && r.error.empty() && !s.expectsError())
+    r.error = "the functional interpreter stopped where the timing model did not: " + refError;
+  if (!r.error.empty() && !s.expectsError()) r.passed = false;
+  return r;
+}
+
+}  // namespace simtlm::scenario

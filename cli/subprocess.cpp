@@ -1,0 +1,42 @@
+#include "cli/subprocess.h"
+
+#include <cstdio>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stdexcept>
+
+namespace simtlm::cli {
+
+ChildResult runSelf(const std::vector<std::string>& args) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for a child process");
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("cannot start a child process");
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    close(fds[0]);
+    close(fds[1]);
+    std::vector<char*> argv;
+    std::string self = "simtlm";
+    argv.push_back(self.data());
+    std::vector<std::string> copy = args;
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv("/proc/self/exe", argv.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  ChildResult r;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) r.output.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace simtlm::cli

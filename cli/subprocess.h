@@ -1,0 +1,18 @@
+// Running simtlm itself as a child process: one simulation per process (SystemC elaborates
+// once), so commands that need several simulations (bench, compare, sweep) start one child each.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace simtlm::cli {
+
+struct ChildResult {
+  int exitCode = -1;  // the child's exit status; -1 when it could not run or died by a signal
+  std::string output; // what it wrote on stdout and stderr, interleaved
+};
+
+// Runs this program (/proc/self/exe) with `args` and waits for it.
+ChildResult runSelf(const std::vector<std::string>& args);
+
+}  // namespace simtlm::cli

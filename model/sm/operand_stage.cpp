@@ -1,0 +1,73 @@
+#include "model/sm/operand_stage.h"
+
+#include <stdexcept>
+
+#include "isa/opcode.h"
+#include "model/regfile/operands.h"
+
+namespace simtlm::sm {
+
+OperandStage::OperandStage(const config::GpuConfig& cfg)
+    : map_(regfile::RegisterMap::fromConfig(cfg)),
+      oc_(cfg.regfile),
+      entries_(static_cast<size_t>(cfg.regfile.collectors)),
+      issued_(static_cast<size_t>(cfg.sm.num_warps), 0),
+      dispatched_(static_cast<size_t>(cfg.sm.num_warps), 0),
+      inCollector_(static_cast<size_t>(cfg.sm.num_warps), 0),
+      memInCollector_(static_cast<size_t>(cfg.sm.num_warps), 0),
+      pendingWrites_(static_cast<size_t>(cfg.sm.num_warps), 0),
+      writes_(map_.physRegs()) {}
+
+void OperandStage::registerStats(stats::Registry& r, const std::string& smPrefix) {
+  oc_.registerStats(stats::Group(r, smPrefix + ".regfile"));
+  map_.registerStats(stats::Group(r, smPrefix + ".regmap"));
+}
+
+void OperandStage::allocate(const std::vector<uint32_t>& slots, int numRegs) {
+  if (!map_.allocateBlock(slots, static_cast<uint32_t>(numRegs)))
+    throw std::logic_error("operand stage: admitted a block whose registers do not fit");
+}
+
+void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc,
+                          uint64_t cycle) {
+  const regfile::Sources src = regfile::physSources(map_, static_cast<uint32_t>(slot), in);
+  const regfile::CollectorId id = oc_.accept(0, src, cycle);
+  const isa::Format f = isa::info(in.op).format;
+  CollectedInstr& e = entries_[regfile::index(id)];
+  e.slot = slot;
+  e.instr = in;
+  e.exec = exec;
+  e.pc = pc;
+  e.seq = issued_[slot]++;
+  e.memory = f == isa::Format::Load || f == isa::Format::Store || f == isa::Format::Atomic ||
+             f == isa::Format::AtomicCas;
+  inCollector_[slot]++;
+  if (e.memory) memInCollector_[slot]++;
+}
+
+bool OperandStage::requestWrite(int slot, const isa::Instr& in) {
+  const std::optional<regfile::PhysReg> d =
+      regfile::physDest(map_, static_cast<uint32_t>(slot), in);
+  if (!d) return false;
+  PendingWrite& w = writes_[regfile::index(*d)];
+  if (w.valid)  // the scoreboard keeps a register's writes apart (WAW waits for the release)
+    throw std::logic_error("operand stage: two results in flight for one physical register");
+  w = {true, slot, in};
+  pendingWrites_[slot]++;
+  oc_.writeback(*d);
+  return true;
+}
+
+const std::vector<WrittenResult>& OperandStage::tick(uint64_t cycle) {
+  written_.clear();
+  oc_.tick(cycle);
+  for (regfile::PhysReg p : oc_.written()) {
+    PendingWrite& w = writes_[regfile::index(p)];
+    written_.push_back({w.slot, w.instr});
+    pendingWrites_[w.slot]--;
+    w.valid = false;
+  }
+  return written_;
+}
+
+}  // namespace simtlm::sm

@@ -1,0 +1,124 @@
+// The register-file stage of the SM pipeline, between issue and the execution units
+// (docs/timing-model.md, docs/regfile.md): the per-warp base + length register map, the
+// operand collectors with their bank arbitration, and the writeback port.
+//
+//   issue      accept(): the instruction takes a free collector with its distinct vector-register
+//              sources (physical registers by RegisterMap, banks by the default bank mapping;
+//              predicates live in a separate file and cause no bank traffic);
+//   read       the collectors read the sources from the banks (conflicts cost cycles);
+//   dispatch   dispatch(): an instruction with every operand read leaves its collector when its
+//              execution unit takes it, oldest accepted first, but each warp's instructions in
+//              issue order (a younger instruction of a warp waits while an older one is still
+//              in a collector: the SM executes the instruction's semantics at dispatch, so this
+//              keeps every warp's register and memory effects in program order);
+//   writeback  requestWrite(): a result queues a bank write, which competes with the reads for
+//              the bank ports; tick() reports each result written, and the SM releases the
+//              scoreboard then.
+//
+// Plain C++; the SM core clocks it and skips tick() while idle().
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/instruction.h"
+#include "model/common/config.h"
+#include "model/common/stats.h"
+#include "model/regfile/operand_collectors.h"
+#include "model/regfile/register_map.h"
+
+namespace simtlm::sm {
+
+// An instruction in an operand collector: what dispatch needs to execute it.
+struct CollectedInstr {
+  int slot = -1;       // warp slot
+  isa::Instr instr{};
+  uint32_t exec = 0;   // lanes that execute (fixed at issue, when the guard is final)
+  uint32_t pc = 0;
+  uint64_t seq = 0;    // issue order within the warp
+  bool memory = false; // a load, store or atomic (barriers and fences wait for it)
+};
+
+// A result written to the register file in the last tick().
+struct WrittenResult {
+  int slot;
+  isa::Instr instr;
+};
+
+class OperandStage {
+ public:
+  explicit OperandStage(const config::GpuConfig& cfg);
+
+  // <smPrefix>.regfile.* (the collectors' counters, docs/regfile.md) and <smPrefix>.regmap.*.
+  void registerStats(stats::Registry& r, const std::string& smPrefix);
+
+  // Register ranges of admitted warps (all or nothing per block).
+  bool canAllocate(int warps, int numRegs) const {
+    return map_.canAllocate(static_cast<uint32_t>(warps), static_cast<uint32_t>(numRegs));
+  }
+  void allocate(const std::vector<uint32_t>& slots, int numRegs);  // throws if they do not fit
+  void release(int slot) { map_.free(static_cast<uint32_t>(slot)); }
+
+  bool canAccept() const { return oc_.canAccept(); }
+  void accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc, uint64_t cycle);
+
+  // Offers each dispatchable instruction, oldest accepted first and each warp's in issue order,
+  // to its execution unit: unitFree(const CollectedInstr&) tells whether the unit takes it in
+  // `cycle`; if so it leaves its collector and run(const CollectedInstr&) executes it.
+  // Returns the number dispatched.
+  template <class UnitFree, class Run>
+  int dispatch(uint64_t cycle, UnitFree&& unitFree, Run&& run);
+
+  // The result of `in` is ready: queues the bank write of its vector destination. Returns
+  // false (nothing queued) when it writes no vector register (predicates only).
+  bool requestWrite(int slot, const isa::Instr& in);
+
+  // One cycle of bank arbitration (do not call while idle(): it would do nothing). Returns the
+  // results written in this cycle.
+  const std::vector<WrittenResult>& tick(uint64_t cycle);
+  bool idle() const { return oc_.idle(); }
+
+  // Instructions of the warp in collectors, or results of it waiting for a bank write.
+  bool busy(int slot) const { return inCollector_[slot] + pendingWrites_[slot] > 0; }
+  // Loads, stores and atomics of the warp still in collectors (not yet executed).
+  int undispatchedMemory(int slot) const { return memInCollector_[slot]; }
+  int inCollectors(int slot) const { return inCollector_[slot]; }
+
+  const regfile::OperandCollectors& collectors() const { return oc_; }
+  const regfile::RegisterMap& registerMap() const { return map_; }
+
+ private:
+  struct PendingWrite {
+    bool valid = false;
+    int slot = -1;
+    isa::Instr instr{};
+  };
+
+  regfile::RegisterMap map_;
+  regfile::OperandCollectors oc_;
+  std::vector<CollectedInstr> entries_;    // by collector
+  std::vector<uint64_t> issued_, dispatched_;  // by warp slot: instructions accepted / dispatched
+  std::vector<int> inCollector_, memInCollector_, pendingWrites_;  // by warp slot
+  std::vector<PendingWrite> writes_;       // by physical register (at most one in flight each)
+  std::vector<WrittenResult> written_;
+};
+
+template <class UnitFree, class Run>
+int OperandStage::dispatch(uint64_t cycle, UnitFree&& unitFree, Run&& run) {
+  if (oc_.busyCollectors() == 0) return 0;
+  int n = 0;
+  for (const regfile::OperandCollectors::Ready& r : oc_.readyToDispatch(cycle)) {
+    const CollectedInstr& e = entries_[regfile::index(r.id)];
+    if (e.seq != dispatched_[e.slot]) continue;  // an older instruction of the warp waits
+    if (!oc_.dispatch(r.id, cycle, unitFree(e))) continue;
+    dispatched_[e.slot]++;
+    inCollector_[e.slot]--;
+    if (e.memory) memInCollector_[e.slot]--;
+    ++n;
+    run(e);
+  }
+  return n;
+}
+
+}  // namespace simtlm::sm

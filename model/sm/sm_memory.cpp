@@ -1,0 +1,156 @@
+// SmCore's memory instructions (docs/timing-model.md, docs/memory-units.md):
+//   ld.param   answered from the launch's parameter words, exec.latency.load_param later;
+//   shared     through the SM's mem::SharedMemory unit (banks, conflicts): accepted at
+//              dispatch when the banks are free, answered latency + degree - 1 cycles later;
+//              the result is written back exec.latency.<class> cycles after the answer;
+//   global     through the GlobalMemoryPort (in the GPU top: coalescer, L1, TLM initiator).
+// Functional effects are the interpreter's: shared accesses are performed by the unit at
+// accept, lane by lane in lane order; global ones by the memory they reach.
+#include <algorithm>
+#include <cstdio>
+
+#include "model/sm/sm_core.h"
+#include "model/sm/sm_core_state.h"
+
+namespace simtlm::sm {
+
+namespace {
+
+std::string hex(uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%x", v);
+  return b;
+}
+
+}  // namespace
+
+void SmCore::initMemory(stats::Registry& stats) {
+  shared_ = std::make_unique<mem::SharedMemory>(
+      cfg_.shared, static_cast<unsigned>(cfg_.gpu.warp_size), static_cast<unsigned>(cfg_.sm.max_blocks),
+      [this](const mem::SharedResponse& r) { sharedDone(r); },
+      stats::Group(stats, "sm" + std::to_string(id_) + ".shared"));
+}
+
+void SmCore::restartMemory() {
+  // A new grid: the cycle count starts again at 0. Every access of the last grid has completed
+  // (a block retires only then).
+  shared_->restart();
+  sharedOps_.clear();
+}
+
+// Regions are rounded up to bank rows (SharedMemory::allocate) and every block of a grid asks
+// for the same size, so they sit at multiples of that size: one more fits exactly when the
+// free bytes hold one more rounded region.
+bool SmCore::sharedFits(uint32_t bytes) const {
+  const uint64_t row = static_cast<uint64_t>(cfg_.shared.banks) * static_cast<uint64_t>(cfg_.shared.bank_width);
+  return (uint64_t{bytes} + row - 1) / row * row <= shared_->freeBytes();
+}
+
+void SmCore::allocateShared(int blockSlot, uint32_t bytes) {
+  if (!shared_->allocate(static_cast<unsigned>(blockSlot), bytes))
+    throw std::logic_error("SmCore::admit: no shared-memory region although canAdmit() said yes");
+}
+
+void SmCore::releaseShared(int blockSlot) { shared_->release(static_cast<unsigned>(blockSlot)); }
+
+bool SmCore::sharedAccepts() const { return shared_->canAccept(); }
+
+bool SmCore::tickMemory(uint64_t cycle) {
+  if (shared_->idle()) return false;  // nothing pending and the banks are free: no host work
+  sharedNow_ = cycle;
+  return shared_->tick(cycle);
+}
+
+// A shared access has been answered (cycle sharedNow_): loads and atomics write their lanes and
+// become visible to dependants exec.latency.<class> cycles later, like any result.
+void SmCore::sharedDone(const mem::SharedResponse& r) {
+  if (sharedOps_.empty() || sharedOps_.front().tag != r.tag)
+    throw std::logic_error("SmCore: shared-memory answer out of order");
+  const SharedOp op = sharedOps_.front();
+  sharedOps_.pop_front();
+  Warp& w = warps_[op.slot];
+  if (!r.ok) return setFault(op.slot, std::string(r.error) + " at " + hex(r.fault_address));
+  if (op.writesReg) {
+    w.ctx->writeLanes(op.instr.d, r.data, op.exec);
+    const isa::OpClass cls = isa::info(op.instr.op).cls;
+    complete(op.slot, op.instr, sharedNow_ + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(cls))));
+  }
+  w.pendingMem--;
+  Block& b = blocks_[w.block];
+  releaseBarrier(b);
+  retireBlock(b);
+}
+
+void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64_t cycle) {
+  Warp& w = warps_[slot];
+  isa::WarpContext& ctx = *w.ctx;
+  const isa::OpInfo& oi = isa::info(in.op);
+  const int W = ctx.lanes();
+  uint32_t addr[32] = {}, words[32] = {};
+  ctx.addresses(in, exec, addr);
+  for (int l = 0; l < W; ++l)
+    if ((exec >> l & 1u) && (addr[l] & 3)) return setFault(slot, "misaligned 32-bit access at " + hex(addr[l]));
+  const uint64_t ldst = static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
+
+  if (oi.cls == isa::OpClass::LoadParam) {
+    const auto& params = image_.launch.params;
+    for (int l = 0; l < W; ++l) {
+      if (!(exec >> l & 1u)) continue;
+      if (addr[l] / 4 >= params.size()) return setFault(slot, "parameter access out of bounds at " + hex(addr[l]));
+      words[l] = params[addr[l] / 4];
+    }
+    ctx.writeLanes(in.d, words, exec);
+    return complete(slot, in, cycle + ldst);
+  }
+  if (isSharedAccess(oi)) {
+    // The first lane outside the block's region (lane order) is the fault, reported with this
+    // instruction's PC; nothing of the access is performed then (shared memory dies with the
+    // run, so the lanes before it would not be observable).
+    const uint32_t bytes = image_.kernel->sharedBytes;
+    for (int l = 0; l < W; ++l)
+      if ((exec >> l & 1u) && uint64_t{addr[l]} + 4 > bytes)
+        return setFault(slot, "shared memory access out of bounds at " + hex(addr[l]));
+    mem::SharedRequest rq;
+    rq.kind = oi.format == isa::Format::Load    ? mem::SharedRequest::Kind::Load
+              : oi.format == isa::Format::Store ? mem::SharedRequest::Kind::Store
+                                                : mem::SharedRequest::Kind::Atomic;
+    rq.tag = nextSharedTag_++;
+    rq.slot = static_cast<unsigned>(w.block);
+    rq.op = in.op;
+    rq.mask = exec;
+    std::copy(addr, addr + W, rq.address.begin());
+    if (oi.format != isa::Format::Load) std::copy(ctx.reg(in.b), ctx.reg(in.b) + W, rq.b.begin());
+    if (rq.kind == mem::SharedRequest::Kind::Atomic) std::copy(ctx.reg(in.c), ctx.reg(in.c) + W, rq.c.begin());
+    const bool writesReg = oi.format != isa::Format::Store;
+    if (writesReg) scoreboard_.reserve(slot, in);
+    w.pendingMem++;  // bar.sync and membar wait for the answer
+    sharedOps_.push_back(SharedOp{rq.tag, slot, in, exec, writesReg});
+    shared_->accept(rq, cycle);  // performed now, in lane order; answered latency + degree - 1 later
+    return;
+  }
+  // Global memory: through the port.
+  GlobalAccess a;
+  a.op = in.op;
+  a.mask = exec;
+  std::copy(addr, addr + W, a.addr.begin());
+  if (oi.format != isa::Format::Load) std::copy(ctx.reg(in.b), ctx.reg(in.b) + W, a.data.begin());
+  if (oi.format == isa::Format::AtomicCas) std::copy(ctx.reg(in.c), ctx.reg(in.c) + W, a.data2.begin());
+  const bool writesReg = oi.format != isa::Format::Store;
+  if (writesReg) scoreboard_.reserve(slot, in);
+  w.pendingMem++;
+  globalAccesses_++;
+  mem_.issue(a, [this, slot, in, exec, writesReg](const uint32_t* result, const std::string& error) {
+    Warp& w2 = warps_[slot];
+    if (!error.empty()) return setFault(slot, error);
+    if (writesReg) {
+      w2.ctx->writeLanes(in.d, result, exec);
+      resultReady(slot, in);  // a register-file write through the collectors' port
+    }
+    w2.pendingMem--;
+    Block& b = blocks_[w2.block];
+    releaseBarrier(b);
+    retireBlock(b);
+  });
+}
+
+}  // namespace simtlm::sm

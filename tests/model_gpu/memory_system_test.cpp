@@ -1,0 +1,380 @@
+// The SM's global-memory path through the GPU top (gpu::Platform: GPU, host driver,
+// interconnect, DRAM): DRAM latency matters for a memory-bound kernel and hardly for a
+// compute-bound one; the L1 turns repeated reads of a line into hits and saves DRAM reads; an L1
+// miss costs the L1 latency on top of the memory's; and workloads give the interpreter's memory
+// on the `tiny` machine (configs/tiny.ini) with the L1 enabled and disabled.
+//
+// SystemC elaborates once per process (each test is its own process), so the configurations a
+// test compares are separate platforms in one simulation: independent GPUs, buses and DRAMs
+// whose cycle counts do not affect each other. The L2 is left out (l2.enabled = false) where a
+// test counts DRAM reads or measures DRAM latency, so that they are the L1's and the DRAM's.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/config_loader.h"
+#include "isa/assembler.h"
+#include "isa/interpreter.h"
+#include "model/gpu/platform.h"
+#include "workloads/workload.h"
+
+using namespace sc_core;
+using namespace simtlm;
+
+namespace {
+
+// One kernel launch on its own platform.
+struct Launch {
+  config::GpuConfig cfg;
+  const isa::Kernel* kernel = nullptr;
+  isa::LaunchConfig launch;
+  isa::GlobalMemory memory;
+  stats::Registry stats;
+  std::unique_ptr<gpu::Platform> top;
+
+  uint64_t cycles() const { return top->host.result().cycles; }
+  double stat(const std::string& name) const {
+    auto v = stats.value(name);
+    EXPECT_TRUE(v.has_value()) << "no statistic " << name;
+    return v.value_or(-1);
+  }
+};
+
+// Builds one platform per run, simulates until every host driver is done, checks each run
+// completed without error.
+void simulate(std::vector<std::unique_ptr<Launch>>& runs) {
+  int finished = 0;
+  const int total = static_cast<int>(runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    Launch* r = runs[i].get();
+    r->top = std::make_unique<gpu::Platform>(("top" + std::to_string(i)).c_str(), r->cfg, r->stats,
+                                             [r, done = false](gpu::HostJob& job) mutable {
+                                               if (done) return false;
+                                               done = true;
+                                               job = gpu::HostJob{r->kernel, r->launch, &r->memory};
+                                               return true;
+                                             });
+    r->top->host.onFinished = [&finished, total] {
+      if (++finished == total) sc_stop();
+    };
+  }
+  sc_start();
+  for (auto& r : runs) {
+    ASSERT_TRUE(r->top->host.result().done) << r->top->host.result().error;
+    ASSERT_EQ(r->top->host.result().errorCode, 0u) << r->top->gpu.lastError();
+  }
+}
+
+config::GpuConfig twoSms() {
+  config::GpuConfig c;
+  c.gpu.num_sms = 2;
+  c.l2.enabled = false;
+  return c;
+}
+
+// A long chain of dependent ALU work after a single global load, and a single store.
+const char* kComputeBound = R"(
+.kernel compute
+.param A
+.param N
+  ld.param.b32 r0, [A]
+  ld.global.b32 r1, [r0]
+  ld.param.b32 r2, [N]
+  mov.b32 r3, 3
+loop:
+  mad.lo.u32 r1, r1, r3, r3
+  mad.lo.u32 r1, r1, r3, r3
+  mad.lo.u32 r1, r1, r3, r3
+  mad.lo.u32 r1, r1, r3, r3
+  sub.u32 r2, r2, 1
+  setp.ne.b32 p0, r2, 0
+  @p0 bra loop
+  st.global.b32 [r0], r1
+  exit
+)";
+
+}  // namespace
+
+TEST(GpuMemory, DramLatencyDominatesAMemoryBoundKernelOnly) {
+  auto vecadd = workloads::makeWorkload("vecadd", {{"n", 16384}, {"block", 128}});
+  const isa::Kernel vk = workloads::loadKernel(*vecadd);
+  const isa::Kernel ck = isa::assemble(kComputeBound, "compute.s");
+  std::vector<std::unique_ptr<Launch>> runs;
+  for (int kernel = 0; kernel < 2; ++kernel)
+    for (int latency : {100, 400}) {
+      auto r = std::make_unique<Launch>();
+      r->cfg = twoSms();
+      r->cfg.dram.latency = latency;  // DramConfig::latency_cycles (gpu::dramConfigOf)
+      if (kernel == 0) {
+        r->kernel = &vk;
+        r->launch = vecadd->setup(r->memory);
+      } else {
+        r->kernel = &ck;
+        r->launch.block = {32, 1, 1};
+        r->launch.params = {r->memory.allocate("a", 4), 2000};
+      }
+      runs.push_back(std::move(r));
+    }
+  simulate(runs);
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(vecadd->verify(runs[i]->memory), "");
+  const double vec100 = runs[0]->cycles(), vec400 = runs[1]->cycles();
+  const double cmp100 = runs[2]->cycles(), cmp400 = runs[3]->cycles();
+  // vecadd waits for DRAM on every load: 300 more cycles per access, overlapped across warps,
+  // at least +50%.
+  EXPECT_GT(vec400, 1.5 * vec100) << vec100 << " -> " << vec400;
+  // The compute-bound kernel waits for DRAM only a few times (its load, its store, its
+  // instruction fills): under 3%.
+  EXPECT_GT(cmp100, 50000.0);
+  EXPECT_LT(cmp400, 1.03 * cmp100) << cmp100 << " -> " << cmp400;
+  EXPECT_GE(cmp400, cmp100);
+}
+
+TEST(GpuMemory, SecondReadOfALineHitsInTheL1AndSavesDramReads) {
+  // Every thread reads its word twice; the second address depends on the first load's data, so
+  // the second read is issued after the line is in the L1.
+  const isa::Kernel k = isa::assemble(R"(
+.kernel twice
+.param A
+.param OUT
+  s2r r0, %ctaid.x
+  s2r r1, %ntid.x
+  s2r r2, %tid.x
+  mad.lo.u32 r0, r0, r1, r2
+  shl.b32 r3, r0, 2
+  ld.param.b32 r4, [A]
+  add.u32 r4, r4, r3
+  ld.global.b32 r5, [r4]
+  and.b32 r6, r5, 0
+  add.u32 r7, r4, r6
+  ld.global.b32 r8, [r7]
+  add.u32 r9, r5, r8
+  ld.param.b32 r10, [OUT]
+  add.u32 r10, r10, r3
+  st.global.b32 [r10], r9
+  exit
+)", "twice.s");
+  const uint32_t blocks = 8, threads = 128, lines = blocks * threads / 32;  // a warp reads a line
+  std::vector<std::unique_ptr<Launch>> runs;
+  for (bool l1 : {true, false}) {
+    auto r = std::make_unique<Launch>();
+    r->cfg = twoSms();
+    r->cfg.l1.enabled = l1;
+    r->kernel = &k;
+    const uint32_t a = r->memory.allocate("a", blocks * threads * 4);
+    const uint32_t out = r->memory.allocate("out", blocks * threads * 4);
+    std::vector<uint32_t> words(blocks * threads);
+    for (uint32_t i = 0; i < blocks * threads; ++i) words[i] = 3 * i;
+    r->memory.setWords("a", words);
+    r->launch.grid = {blocks, 1, 1};
+    r->launch.block = {threads, 1, 1};
+    r->launch.params = {a, out};
+    runs.push_back(std::move(r));
+  }
+  simulate(runs);
+  for (auto& r : runs)
+    for (uint32_t i = 0; i < blocks * threads; ++i) ASSERT_EQ(r->memory.words("out")[i], 6 * i);
+  const Launch& on = *runs[0];
+  const Launch& off = *runs[1];
+  EXPECT_EQ(on.stat("sm0.l1.hits") + on.stat("sm1.l1.hits"), lines);
+  EXPECT_GT(on.stat("sm0.l1.hits"), 0.0);
+  EXPECT_EQ(on.stat("sm0.l1.misses") + on.stat("sm1.l1.misses"), lines);
+  EXPECT_EQ(on.stat("sm0.l1.stores") + on.stat("sm1.l1.stores"), lines);
+  EXPECT_FALSE(off.stats.contains("sm0.l1.hits"));  // no L1 when disabled
+  // Instruction fills are the same in both; the L1 saves one DRAM read per line.
+  EXPECT_EQ(off.stat("dram.reads") - on.stat("dram.reads"), lines);
+  EXPECT_EQ(on.stat("dram.writes"), off.stat("dram.writes"));
+}
+
+TEST(GpuMemory, AnL1MissCostsTheL1LatencyOnTopOfMemory) {
+  // One warp, one load and nothing after it: the block retires when the load's data is back.
+  // Through the L1 the line read leaves hit_latency cycles after the access reaches the L1
+  // (GPGPU-Sim's L1 latency queue sits before the tag check), so a miss costs hit_latency
+  // more than the bypass.
+  const isa::Kernel k = isa::assemble(R"(
+.kernel one
+.param A
+  ld.param.b32 r0, [A]
+  ld.global.b32 r1, [r0]
+  exit
+)", "one.s");
+  std::vector<std::unique_ptr<Launch>> runs;
+  for (bool l1 : {true, false}) {
+    auto r = std::make_unique<Launch>();
+    r->cfg = twoSms();
+    r->cfg.gpu.num_sms = 1;
+    r->cfg.l1.enabled = l1;
+    r->kernel = &k;
+    r->launch.block = {32, 1, 1};
+    r->launch.params = {r->memory.allocate("a", 128)};
+    runs.push_back(std::move(r));
+  }
+  simulate(runs);
+  const int hit = runs[0]->cfg.l1.hit_latency;
+  EXPECT_EQ(runs[0]->stat("sm0.l1.misses"), 1.0);
+  EXPECT_EQ(static_cast<int64_t>(runs[0]->cycles()) - static_cast<int64_t>(runs[1]->cycles()), hit)
+      << "with L1 " << runs[0]->cycles() << ", without " << runs[1]->cycles();
+}
+
+TEST(GpuMemory, L1IsInvalidatedAtEveryLaunch) {
+  // Two launches of a copy kernel on one GPU; between them the host writes new input at the same
+  // addresses (behind the L1s). The second launch must read the new input, not lines the first
+  // left in the L1s.
+  const isa::Kernel k = isa::assemble(R"(
+.kernel copy
+.param IN
+.param OUT
+  s2r r0, %ctaid.x
+  s2r r1, %ntid.x
+  s2r r2, %tid.x
+  mad.lo.u32 r0, r0, r1, r2
+  shl.b32 r3, r0, 2
+  ld.param.b32 r4, [IN]
+  add.u32 r4, r4, r3
+  ld.global.b32 r5, [r4]
+  ld.param.b32 r6, [OUT]
+  add.u32 r6, r6, r3
+  st.global.b32 [r6], r5
+  exit
+)", "copy.s");
+  const uint32_t n = 4 * 128;
+  isa::GlobalMemory mem[2];
+  isa::LaunchConfig l;
+  l.grid = {4, 1, 1};
+  l.block = {128, 1, 1};
+  for (int j = 0; j < 2; ++j) {
+    const uint32_t in = mem[j].allocate("in", n * 4), out = mem[j].allocate("out", n * 4);
+    l.params = {in, out};
+    std::vector<uint32_t> words(n);
+    for (uint32_t i = 0; i < n; ++i) words[i] = 1000 * (j + 1) + i;
+    mem[j].setWords("in", words);
+  }
+  config::GpuConfig cfg = twoSms();
+  stats::Registry stats;
+  int next = 0;
+  gpu::Platform top("top", cfg, stats, [&](gpu::HostJob& job) {
+    if (next == 2) return false;
+    job = gpu::HostJob{&k, l, &mem[next++]};
+    return true;
+  });
+  top.host.onFinished = [] { sc_stop(); };
+  sc_start();
+  ASSERT_EQ(top.host.result().errorCode, 0u) << top.gpu.lastError();
+  ASSERT_EQ(next, 2);
+  for (int j = 0; j < 2; ++j)
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(mem[j].words("out")[i], 1000 * (j + 1) + i) << j;
+  // Both launches missed on every line (an L1 kept across launches would have hit).
+  EXPECT_EQ(*stats.value("sm0.l1.hits") + *stats.value("sm1.l1.hits"), 0.0);
+  EXPECT_EQ(*stats.value("sm0.l1.misses") + *stats.value("sm1.l1.misses"), 2.0 * n / 32);
+}
+
+namespace {
+
+config::GpuConfig tinyMachine() {
+  config::ConfigLoader loader;
+  loader.loadFile(std::string(SIMTLM_SOURCE_DIR) + "/configs/tiny.ini");
+  return loader.resolve();
+}
+
+// `kernel` on the tiny machine (configs/tiny.ini), L1 enabled and disabled: both memories equal
+// the interpreter's (and `verify`'s, when given).
+void expectTinyEquivalent(const isa::Kernel& k, const std::function<isa::LaunchConfig(isa::GlobalMemory&)>& setup,
+                          const std::function<std::string(const isa::GlobalMemory&)>& verify = nullptr,
+                          const std::function<void(config::GpuConfig&)>& adjust = nullptr) {
+  config::GpuConfig tiny = tinyMachine();
+  if (adjust) adjust(tiny);
+  isa::GlobalMemory golden;
+  isa::Interpreter(k, golden).run(setup(golden));
+  std::vector<std::unique_ptr<Launch>> runs;
+  for (bool l1 : {true, false}) {
+    auto r = std::make_unique<Launch>();
+    r->cfg = tiny;
+    r->cfg.l1.enabled = l1;
+    r->kernel = &k;
+    r->launch = setup(r->memory);
+    runs.push_back(std::move(r));
+  }
+  simulate(runs);
+  for (auto& r : runs) {
+    if (verify) {
+      EXPECT_EQ(verify(r->memory), "") << "l1.enabled = " << r->cfg.l1.enabled;
+    }
+    EXPECT_TRUE(golden == r->memory) << "l1.enabled = " << r->cfg.l1.enabled << ": memory differs";
+  }
+  EXPECT_GT(runs[0]->stat("sm0.l1.loads"), 0.0);
+}
+
+void expectTinyEquivalent(const std::string& workload, const workloads::Options& o,
+                          const std::function<void(config::GpuConfig&)>& adjust = nullptr) {
+  auto w = workloads::makeWorkload(workload, o);
+  const isa::Kernel k = workloads::loadKernel(*w);
+  expectTinyEquivalent(k, [&](isa::GlobalMemory& m) { return w->setup(m); },
+                       [&](const isa::GlobalMemory& m) { return w->verify(m); }, adjust);
+}
+
+}  // namespace
+
+TEST(GpuMemory, TinyVecAddMatchesInterpreterWithAndWithoutL1) {
+  expectTinyEquivalent("vecadd", {{"n", 5000}, {"block", 128}});
+}
+TEST(GpuMemory, TinyMatmulMatchesInterpreterWithAndWithoutL1) {
+  // A 32x32 block is 32 warps of 24 registers: tiny's SM is widened to hold one (everything
+  // else, notably its 4 KB L1 that matmul's tiles overflow, stays tiny).
+  expectTinyEquivalent("matmul", {{"m", 40}, {"n", 72}, {"k", 36}}, [](config::GpuConfig& c) {
+    c.sm.num_warps = 32;
+    c.sm.num_registers = 32768;
+  });
+}
+TEST(GpuMemory, TinyFig3MatchesInterpreterWithAndWithoutL1) {
+  expectTinyEquivalent("fig3", {{"x", 4}, {"y", 2}});
+}
+TEST(GpuMemory, TinySharedStencilMatchesInterpreterWithAndWithoutL1) {
+  // matmul's 32x32 blocks do not fit tiny's 16 warps: this kernel mixes overlapping global
+  // reads (L1 hits and MSHR merges), shared stores, loads and atomics across barriers, with
+  // several blocks per SM.
+  const isa::Kernel k = isa::assemble(R"(
+.kernel stencil
+.shared 512
+.param IN
+.param OUT
+  s2r r0, %ctaid.x
+  s2r r1, %ntid.x
+  s2r r2, %tid.x
+  mad.lo.u32 r3, r0, r1, r2
+  shl.b32 r4, r3, 2
+  ld.param.b32 r5, [IN]
+  add.u32 r5, r5, r4
+  ld.global.b32 r6, [r5]
+  ld.global.b32 r8, [r5+4]
+  shl.b32 r7, r2, 2
+  st.shared.b32 [r7], r6
+  bar.sync 0
+  xor.b32 r9, r2, 1
+  shl.b32 r9, r9, 2
+  ld.shared.b32 r10, [r9]
+  atom.shared.add.u32 r11, [r7], r8
+  bar.sync 0
+  ld.shared.b32 r12, [r9]
+  add.u32 r13, r10, r12
+  add.u32 r13, r13, r11
+  ld.param.b32 r14, [OUT]
+  add.u32 r14, r14, r4
+  st.global.b32 [r14], r13
+  exit
+)", "stencil.s");
+  const uint32_t blocks = 24, threads = 128, n = blocks * threads;
+  expectTinyEquivalent(k, [&](isa::GlobalMemory& m) {
+    const uint32_t in = m.allocate("in", (n + 1) * 4);
+    const uint32_t out = m.allocate("out", n * 4);
+    std::vector<uint32_t> words(n + 1);
+    for (uint32_t i = 0; i <= n; ++i) words[i] = i * 7 + 1;
+    m.setWords("in", words);
+    isa::LaunchConfig l;
+    l.grid = {blocks, 1, 1};
+    l.block = {threads, 1, 1};
+    l.params = {in, out};
+    return l;
+  });
+}
