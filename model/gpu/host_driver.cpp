@@ -99,7 +99,9 @@ HostResult HostDriver::runJob(const HostJob& job) {
   // 3. Wait for the interrupt, read status and cycles, acknowledge.
   uint32_t status = 0;
   readReg(static_cast<uint32_t>(Reg::Status), status);
-  if (!(status & model::kDone)) wait(irq.posedge_event());
+  // STATUS was sampled before the access's delay elapsed: a kernel that completed during it
+  // already raised irq, so look at its level before waiting for an edge.
+  if (!(status & model::kDone) && !irq.read()) wait(irq.posedge_event());
   uint32_t err = 0, lo = 0, hi = 0;
   readReg(static_cast<uint32_t>(Reg::ErrorCode), err);
   readReg(static_cast<uint32_t>(Reg::CycleLo), lo);
