@@ -38,6 +38,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
   const int perScheduler = cfg.sm.num_warps / cfg.issue.schedulers;
   for (int s = 0; s < cfg.issue.schedulers; ++s)
     schedulers_.push_back(makeScheduler(cfg.issue.policy, perScheduler));
+  memo_.assign(static_cast<size_t>(cfg.issue.schedulers), SchedulerMemo{});
   for (auto& w : warps_) w.ibuf = IBuffer(cfg.frontend.ibuffer_entries);
   unitFreeAt_[static_cast<int>(isa::Unit::Sp)].assign(cfg.exec.sp_units, 0);
   unitFreeAt_[static_cast<int>(isa::Unit::Sfu)].assign(cfg.exec.sfu_units, 0);
@@ -131,6 +132,7 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
     blk.warps.push_back(slot);
   }
   ops_.allocate(std::vector<uint32_t>(blk.warps.begin(), blk.warps.end()), k.numRegs);
+  opEvents_++;
   residentBlocks_++;
   usedWarps_ += numWarps;
   usedRegs_ += numWarps * static_cast<int>(W) * k.numRegs;
@@ -191,7 +193,16 @@ void SmCore::issue(uint64_t cycle) {
   const int perScheduler = cfg_.sm.num_warps / S;
   ready_.resize(static_cast<size_t>(perScheduler));
   for (int s = 0; s < S && fault_.empty(); ++s) {
-    bool any = false;
+    // A scheduler that found no ready warp sleeps until something that can change a warp's
+    // readiness happens in this SM (stateVersion()), and counts the same stall meanwhile. A warp
+    // waiting for the memory port is not covered (the port frees on its own): no sleep then.
+    SchedulerMemo& memo = memo_[static_cast<size_t>(s)];
+    if (memo.asleep && memo.version == stateVersion()) {
+      countStall(memo.stall);
+      continue;
+    }
+    memo.asleep = false;
+    bool any = false, portWait = false;
     Stall first = Stall::NotLive;  // the stall reason of the oldest live warp
     uint64_t firstAge = ~uint64_t{0};
     for (int i = 0; i < perScheduler; ++i) {
@@ -207,25 +218,31 @@ void SmCore::issue(uint64_t cycle) {
       const Stall st = issueStall(w);
       ready_[i] = st == Stall::None;
       any = any || ready_[i];
+      portWait = portWait || st == Stall::Memory;
       if (st != Stall::None && st != Stall::NotLive && warpAge_[i * S + s] < firstAge) {
         first = st;
         firstAge = warpAge_[i * S + s];
       }
     }
     if (!any) {
-      stallNoReady_++;
-      switch (first) {
-        case Stall::Barrier: stallBarrier_++; break;
-        case Stall::EmptyIBuffer: stallEmpty_++; break;
-        case Stall::Dependence: stallDependence_++; break;
-        case Stall::Memory: stallMemory_++; break;
-        case Stall::Structural: stallStructural_++; break;
-        default: stallIdle_++; break;
-      }
+      countStall(first);
+      if (!portWait) memo = {true, stateVersion(), first};
       continue;
     }
     int pick = schedulers_[s]->pick(ready_);
     execute(pick * S + s, cycle);
+  }
+}
+
+void SmCore::countStall(Stall first) {
+  stallNoReady_++;
+  switch (first) {
+    case Stall::Barrier: stallBarrier_++; break;
+    case Stall::EmptyIBuffer: stallEmpty_++; break;
+    case Stall::Dependence: stallDependence_++; break;
+    case Stall::Memory: stallMemory_++; break;
+    case Stall::Structural: stallStructural_++; break;
+    default: stallIdle_++; break;
   }
 }
 
@@ -344,7 +361,10 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
 // A result is due: its register-file write competes for the bank ports; the scoreboard
 // releases when it is performed (operandTick). Predicate results have no bank traffic.
 void SmCore::resultReady(int slot, const isa::Instr& in) {
-  if (!ops_.requestWrite(slot, in)) scoreboard_.release(slot, in);
+  if (!ops_.requestWrite(slot, in)) {
+    scoreboard_.release(slot, in);
+    opEvents_++;
+  }
 }
 
 void SmCore::operandTick(uint64_t cycle) {
@@ -373,6 +393,7 @@ void SmCore::releaseBarrier(Block& b) {
     if (warps_[s].barrierId != id) return deadlock(b);
   for (int s : b.warps) warps_[s].atBarrier = false;
   barriers_++;
+  opEvents_++;
 }
 
 // Worded as the interpreter words it, so a scenario's expect_error holds on both engines.
@@ -413,15 +434,24 @@ void SmCore::retireBlock(Block& b) {
   usedShared_ -= k.sharedBytes;
   releaseShared(static_cast<int>(&b - blocks_.data()));
   b.used = false;
+  opEvents_++;
   blocksRun_++;
   if (onBlockDone) onBlockDone(b.linear);
 }
 
 void SmCore::fetch(uint64_t cycle) {
   // Deliver the fetches that complete this cycle, then start one more.
-  for (size_t i = 0; i < warps_.size() && fetchesInFlight_; ++i) {
-    Warp& w = warps_[i];
-    if (!w.fetchInFlight || w.fetchReadyAt > cycle) continue;
+  // Only the warps with a fetch in flight are looked at (fetchList_: slot and fetch id; an entry
+  // whose warp retired or started another fetch is dropped).
+  size_t keep = 0;
+  for (size_t f = 0; f < fetchList_.size(); ++f) {
+    const auto [i, id] = fetchList_[f];
+    Warp& w = warps_[static_cast<size_t>(i)];
+    if (!w.fetchInFlight || w.fetchId != id) continue;
+    if (w.fetchReadyAt > cycle) {
+      fetchList_[keep++] = fetchList_[f];
+      continue;
+    }
     w.fetchInFlight = false;
     fetchesInFlight_--;
     if (!w.active || w.done || w.fetchEpoch != w.epoch) continue;  // stale: the path changed
@@ -445,6 +475,7 @@ void SmCore::fetch(uint64_t cycle) {
       }
     }
   }
+  fetchList_.resize(keep);
   // Loose round robin over warps that can take a whole fetch (as GPGPU-Sim: both I-buffer
   // entries free, by default).
   const int need = std::min(cfg_.frontend.fetch_width, cfg_.frontend.ibuffer_entries);
@@ -466,6 +497,7 @@ void SmCore::fetch(uint64_t cycle) {
     w.fetchingPc = w.fetchPc;
     w.fetchEpoch = w.epoch;
     w.fetchId = ++nextFetchId_;
+    fetchList_.push_back({i, w.fetchId});
     const uint64_t tag = uint64_t{w.fetchId} << 32 | static_cast<uint32_t>(i);
     // Hit (or a fill answered at once): the instructions arrive icache_hit_latency cycles later
     // (at least one). Miss: when the line's fill is installed (the respond hook set in the

@@ -155,6 +155,19 @@ class SmCore {
   uint64_t ageCounter_ = 0;
   std::string fault_;
   std::vector<bool> ready_;
+  std::vector<std::pair<int, uint32_t>> fetchList_;  // fetches in flight: warp slot, fetch id
+  // Per scheduler: asleep after a scan found no ready warp, until stateVersion() changes.
+  struct SchedulerMemo {
+    bool asleep = false;
+    uint64_t version = 0;
+    Stall stall = Stall::NotLive;
+  };
+  std::vector<SchedulerMemo> memo_;
+  // Changes whenever a warp's readiness can change: an issue, a fetch delivered, an I-buffer
+  // flush, a dispatch, a register write or scoreboard release, a memory completion, a barrier
+  // release, a block admitted or retired.
+  uint64_t stateVersion() const { return warpInstrs_ + fetched_ + flushes_ + opEvents_; }
+  void countStall(Stall first);
   int lastFetched_ = -1, fetchesInFlight_ = 0;
   uint32_t nextFetchId_ = 0;  // tags I-cache misses, so a late fill never feeds a reused slot
 

@@ -76,6 +76,7 @@ void SmCore::sharedDone(const mem::SharedResponse& r) {
     complete(op.slot, op.instr, sharedNow_ + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(cls))));
   }
   w.pendingMem--;
+  opEvents_++;
   Block& b = blocks_[w.block];
   releaseBarrier(b);
   retireBlock(b);
@@ -147,6 +148,7 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
       resultReady(slot, in);  // a register-file write through the collectors' port
     }
     w2.pendingMem--;
+    opEvents_++;
     Block& b = blocks_[w2.block];
     releaseBarrier(b);
     retireBlock(b);
