@@ -454,6 +454,7 @@ void SmCore::fetch(uint64_t cycle) {
     }
     w.fetchInFlight = false;
     fetchesInFlight_--;
+    opEvents_++;  // the warp may fetch again (also after a stale delivery that pushes nothing)
     if (!w.active || w.done || w.fetchEpoch != w.epoch) continue;  // stale: the path changed
     // Up to fetch_width consecutive instructions of the I-cache line accessed, as many as the
     // I-buffer has room for, ending after a control instruction (the next PC is known once it
@@ -478,6 +479,9 @@ void SmCore::fetch(uint64_t cycle) {
   fetchList_.resize(keep);
   // Loose round robin over warps that can take a whole fetch (as GPGPU-Sim: both I-buffer
   // entries free, by default).
+  // A scan that found no warp to fetch for is not repeated until the SM's state changes.
+  if (fetchAsleep_ && fetchVersion_ == stateVersion()) return;
+  fetchAsleep_ = false;
   const int need = std::min(cfg_.frontend.fetch_width, cfg_.frontend.ibuffer_entries);
   const int n = static_cast<int>(warps_.size());
   for (int k = 1; k <= n; ++k) {
@@ -508,6 +512,8 @@ void SmCore::fetch(uint64_t cycle) {
                          : kNotYet;
     return;
   }
+  fetchAsleep_ = true;
+  fetchVersion_ = stateVersion();
 }
 
 void SmCore::setFault(int slot, const std::string& what) {

@@ -155,7 +155,9 @@ class SmCore {
   uint64_t ageCounter_ = 0;
   std::string fault_;
   std::vector<bool> ready_;
-  std::vector<std::pair<int, uint32_t>> fetchList_;  // fetches in flight: warp slot, fetch id
+  std::vector<std::pair<int, uint32_t>> fetchList_;
+  bool fetchAsleep_ = false;  // the last round-robin scan found no warp to fetch for
+  uint64_t fetchVersion_ = 0;  // fetches in flight: warp slot, fetch id
   // Per scheduler: asleep after a scan found no ready warp, until stateVersion() changes.
   struct SchedulerMemo {
     bool asleep = false;
