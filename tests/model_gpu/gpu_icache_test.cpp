@@ -33,8 +33,8 @@ struct DebugOnlyMemory : sc_module {
   }
   void transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
     timed++;
-    // Answer late: HostDriver samples STATUS before its 1 ns register delay and only then
-    // waits for the interrupt's edge, so a kernel that completes within that window is missed.
+    // Answer late, so the kernel faults well after the host has launched it (the host also
+    // copes with a completion during its own register access: it checks the irq level).
     delay += sc_time(100, SC_NS);
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
   }
