@@ -70,7 +70,7 @@ Point interpreterPoint(int size, int repeat) {
   return p;
 }
 
-Point timingPoint(const std::string& scenario, int sms, int size, const std::string& dir) {
+Point timingPoint(const std::string& scenario, int sms, const std::string& dir) {
   const std::string json = dir + "/bench_sms" + std::to_string(sms) + ".json";
   ChildResult c = runSelf({"run", scenario, "--set", "gpu.num_sms=" + std::to_string(sms), "--json", json});
   if (c.exitCode != 0) throw std::runtime_error("bench: the timing run on " + std::to_string(sms) + " SMs failed:\n" + c.output);
@@ -81,7 +81,6 @@ Point timingPoint(const std::string& scenario, int sms, int size, const std::str
   p.cycles = j["stats"]["gpu.cycles"].get<double>();
   p.warp = j["stats"]["interp.warp_instructions"].get<double>();
   p.thread = j["stats"]["interp.thread_instructions"].get<double>();
-  (void)size;
   return p;
 }
 
@@ -121,7 +120,7 @@ int cmdBench(const std::vector<std::string>& args) {
   std::cout << "simtlm bench: tiled matmul " << size << "^3, 32x32 blocks (configs/pascal.ini)\n";
   Point interp = interpreterPoint(size, repeat);
   std::vector<Point> points;
-  for (int n : sms) points.push_back(timingPoint(scenarioFile, n, size, dir));
+  for (int n : sms) points.push_back(timingPoint(scenarioFile, n, dir));
   std::filesystem::remove_all(dir);
 
   const double interpThread = interp.thread / interp.seconds;

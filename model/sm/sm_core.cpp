@@ -136,7 +136,6 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
   residentBlocks_++;
   usedWarps_ += numWarps;
   usedRegs_ += numWarps * static_cast<int>(W) * k.numRegs;
-  usedShared_ += k.sharedBytes;
 }
 
 bool SmCore::idle() const { return residentBlocks_ == 0; }
@@ -311,16 +310,15 @@ void SmCore::dispatch(uint64_t cycle) {
           full[u] = true;
           return false;
         }
-        return unitAccepts(c.instr, cycle);
+        return memoryAccepts(c.instr);
       },
       [&](const CollectedInstr& c) { executeDispatched(c, cycle); });
 }
 
-// An instance of the instruction's unit is free; a global access also needs the memory port.
-bool SmCore::unitAccepts(const isa::Instr& in, uint64_t cycle) const {
+// With a free instance of its unit (checked by dispatch()), a shared access also needs the
+// banks and a global access the memory port.
+bool SmCore::memoryAccepts(const isa::Instr& in) const {
   const isa::OpInfo& oi = isa::info(in.op);
-  const auto& units = unitFreeAt_[static_cast<int>(oi.unit)];
-  if (std::none_of(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; })) return false;
   if (isSharedAccess(oi)) return sharedAccepts();  // the banks still serve a conflicting access
   return !isGlobal(oi) || mem_.canAccept();
 }
@@ -421,7 +419,6 @@ void SmCore::retireBlock(Block& b) {
   const isa::Kernel& k = *image_.kernel;
   const uint32_t W = image_.launch.warpSize;
   for (int s : b.warps) {
-    if (warps_[s].fetchInFlight) fetchesInFlight_--;
     warps_[s].fetchInFlight = false;
     warps_[s].active = false;
     warps_[s].ctx.reset();
@@ -431,7 +428,6 @@ void SmCore::retireBlock(Block& b) {
   residentBlocks_--;
   usedWarps_ -= numWarps;
   usedRegs_ -= numWarps * static_cast<int>(W) * k.numRegs;
-  usedShared_ -= k.sharedBytes;
   releaseShared(static_cast<int>(&b - blocks_.data()));
   b.used = false;
   opEvents_++;
@@ -453,7 +449,6 @@ void SmCore::fetch(uint64_t cycle) {
       continue;
     }
     w.fetchInFlight = false;
-    fetchesInFlight_--;
     opEvents_++;  // the warp may fetch again (also after a stale delivery that pushes nothing)
     if (!w.active || w.done || w.fetchEpoch != w.epoch) continue;  // stale: the path changed
     // Up to fetch_width consecutive instructions of the I-cache line accessed, as many as the
@@ -497,7 +492,6 @@ void SmCore::fetch(uint64_t cycle) {
     lastFetched_ = i;
     if (!icache_.canAccept(address)) return;
     w.fetchInFlight = true;
-    fetchesInFlight_++;
     w.fetchingPc = w.fetchPc;
     w.fetchEpoch = w.epoch;
     w.fetchId = ++nextFetchId_;

@@ -105,7 +105,7 @@ class SmCore {
   // Register-file stage (docs/timing-model.md): dispatch of collected instructions to their
   // units, where their semantics execute; bank reads and writebacks; results to write back.
   void dispatch(uint64_t cycle);
-  bool unitAccepts(const isa::Instr& in, uint64_t cycle) const;
+  bool memoryAccepts(const isa::Instr& in) const;
   void executeDispatched(const CollectedInstr& c, uint64_t cycle);
   void operandTick(uint64_t cycle);
   void resultReady(int slot, const isa::Instr& in);
@@ -148,7 +148,6 @@ class SmCore {
   int64_t dispatchPc_ = -1;          // PC of the instruction executing at dispatch (faults)
   std::array<std::vector<uint64_t>, 4> unitFreeAt_;  // per isa::Unit, per unit instance
   int residentBlocks_ = 0, usedWarps_ = 0, usedRegs_ = 0;
-  uint32_t usedShared_ = 0;
   std::unique_ptr<mem::SharedMemory> shared_;  // banked shared memory: every resident block's region
   std::deque<SharedOp> sharedOps_;             // accesses the unit has not answered yet
   uint64_t nextSharedTag_ = 0, sharedNow_ = 0;
@@ -170,7 +169,7 @@ class SmCore {
   // release, a block admitted or retired.
   uint64_t stateVersion() const { return warpInstrs_ + fetched_ + flushes_ + opEvents_; }
   void countStall(Stall first);
-  int lastFetched_ = -1, fetchesInFlight_ = 0;
+  int lastFetched_ = -1;
   uint32_t nextFetchId_ = 0;  // tags I-cache misses, so a late fill never feeds a reused slot
 
   // statistics
