@@ -21,7 +21,9 @@ namespace simtlm::scenario {
 Launch parseLaunch(const yaml::Value& v, const Scenario& s, const std::string& baseDir);
 Check parseCheck(const yaml::Value& v, const Scenario& s, const std::string& baseDir);
 
-std::vector<std::string> knownMechanisms() { return {"baseline"}; }
+std::vector<std::string> knownMechanisms() {
+  return {"baseline", "darsie", "darsie-ignore-store", "darsie-no-cf-sync"};
+}
 
 std::string repoDir() {
   if (const char* env = std::getenv("SIMTLM_REPO_DIR")) return env;

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include "isa/cfg.h"
+#include "isa/darsie_analysis.h"
 #include "cli/scenario_parse.h"
 #include "isa/diagnostics.h"
 
@@ -111,6 +113,10 @@ Launch parseLaunch(const yaml::Value& v, const Scenario& s, const std::string& b
   if (!std::filesystem::is_regular_file(l.kernelFile, ec))
     kv.fail("cannot find kernel '" + kv.str() + "' (looked next to the scenario and in " + workloads::kernelDir() + ")");
   l.kernel = loadKernelFile(l.kernelFile);  // assembly errors name the kernel file, line and column
+  // A scenario's assembly is compiled: the compiler's DARSIE pass writes the hint bits (Sec. 4.2),
+  // which the baseline ignores. A .bin keeps the hints it was written with.
+  if (l.kernelFile.size() < 4 || l.kernelFile.substr(l.kernelFile.size() - 4) != ".bin")
+    isa::applyStaticHints(l.kernel, isa::markRedundancy(l.kernel, isa::Cfg(l.kernel)));
   if (auto g = m.opt("grid")) l.grid = parseDim3(*g, {0x7FFFFFFF, 65535, 65535});
   yaml::Value bv = m.get("block");
   l.block = parseDim3(bv, {1024, 1024, 64});

@@ -94,7 +94,9 @@ ScenarioResult runScenarioTimed(const Scenario& s) {
     return true;
   };
   auto start = std::chrono::steady_clock::now();
-  auto top = std::make_unique<gpu::Platform>("top", s.config, registry, jobs);
+  config::GpuConfig cfg = s.config;  // the platform keeps a reference: it lives as long
+  cfg.mechanism = config::mechanismFromName(s.mechanism);
+  auto top = std::make_unique<gpu::Platform>("top", cfg, registry, jobs);
   nlohmann::json before = registry.toJson();
   top->host.onJobDone = [&](const gpu::HostJob&, const gpu::HostResult& res) {
     const size_t i = next - 1;

@@ -84,6 +84,12 @@ DarsieMarking markRedundancy(const Kernel& k, const Cfg& cfg, const DarsieOption
     RC c = writesValue(info(k.instrs[i].op).format) ? valueClass(i, before[i]) : kV;
     m.instr[i] = c.isTop ? kV : c;
   }
+  m.regsAtBarrier.resize(k.size());
+  for (size_t i = 0; i < k.size(); ++i) {
+    if (k.instrs[i].op != Op::BAR_SYNC || before[i][0].isTop) continue;
+    for (int r = 0; r < k.numRegs; ++r)
+      m.regsAtBarrier[i].push_back(before[i][r].isTop ? kV : before[i][r]);
+  }
   return m;
 }
 

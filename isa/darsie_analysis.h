@@ -42,6 +42,10 @@ struct DarsieMarking {
   // Per instruction: the class of the value it writes; vector for instructions DARSIE never
   // skips (stores, atomics, branches, barriers, fences, exit).
   std::vector<RedundancyClass> instr;
+  // Per instruction, for bar.sync only (empty otherwise): the class of every general register
+  // before it. A warp rejoining the majority path there adopts the majority's versions of the
+  // registers that are redundant (DESIGN.md rule 2).
+  std::vector<std::vector<RedundancyClass>> regsAtBarrier;
 };
 
 DarsieMarking markRedundancy(const Kernel& k, const Cfg& cfg, const DarsieOptions& opt = {});

@@ -24,6 +24,24 @@ uint32_t packPred(const uint32_t* v, uint32_t exec, int lanes) {
 
 }  // namespace
 
+void WarpContext::resetRows() {
+  rows_.resize(regs_.size() / static_cast<size_t>(std::max(lanes_, 1)));
+  for (size_t r = 0; r < rows_.size(); ++r) rows_[r] = &regs_[r * static_cast<size_t>(lanes_)];
+}
+
+// A copy owns its registers: rows mapped elsewhere stay mapped, its own rows point at its copy.
+WarpContext::WarpContext(const WarpContext& o)
+    : lanes_(o.lanes_), regs_(o.regs_), rows_(o.rows_), preds_(o.preds_), stack_(o.stack_),
+      exited_(o.exited_), liveMask_(o.liveMask_), specials_(o.specials_) {
+  for (size_t r = 0; r < rows_.size(); ++r)
+    if (o.rows_[r] == o.privateReg(static_cast<uint8_t>(r))) rows_[r] = privateReg(static_cast<uint8_t>(r));
+}
+
+WarpContext& WarpContext::operator=(const WarpContext& o) {
+  if (this != &o) *this = WarpContext(o);
+  return *this;
+}
+
 WarpContext::WarpContext(const Kernel& k, const LaunchConfig& l, const std::array<uint32_t, 3>& ctaid,
                          uint32_t warpInBlock)
     : lanes_(static_cast<int>(l.warpSize)) {
@@ -32,6 +50,7 @@ WarpContext::WarpContext(const Kernel& k, const LaunchConfig& l, const std::arra
   uint32_t n = std::min(l.warpSize, threads - first);
   liveMask_ = n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
   regs_.assign(static_cast<size_t>(k.numRegs) * lanes_, 0);
+  resetRows();
   preds_[kPredTrue] = 0xFFFFFFFFu;
   stack_.push_back({0, Cfg::kNoReconvergence, liveMask_});
   const Dim3& b = l.block;

@@ -41,8 +41,22 @@ class WarpContext {
   }
   const std::vector<SimtEntry>& stack() const { return stack_; }
 
-  uint32_t* reg(uint8_t r) { return &regs_[static_cast<size_t>(r) * lanes_]; }
-  const uint32_t* reg(uint8_t r) const { return &regs_[static_cast<size_t>(r) * lanes_]; }
+  WarpContext(const WarpContext& o);
+  WarpContext& operator=(const WarpContext& o);
+  WarpContext(WarpContext&&) noexcept = default;  // the rows move with the vector's buffer
+  WarpContext& operator=(WarpContext&&) noexcept = default;
+
+  // The values of named register r: the warp's own row, or a row it was mapped to.
+  uint32_t* reg(uint8_t r) { return rows_[r]; }
+  const uint32_t* reg(uint8_t r) const { return rows_[r]; }
+  // Register renaming (DARSIE Sec. 4.3.1): reads and writes of r go to `row` (lanes() words
+  // owned by the caller, alive while mapped) until unmapReg(r) points r back at the warp's
+  // own storage, whose contents are whatever they were before the mapping.
+  void mapReg(uint8_t r, uint32_t* row) { rows_[r] = row; }
+  void unmapReg(uint8_t r) { rows_[r] = privateReg(r); }
+  bool isMapped(uint8_t r) const { return rows_[r] != privateReg(r); }
+  uint32_t* privateReg(uint8_t r) { return &regs_[static_cast<size_t>(r) * lanes_]; }
+  const uint32_t* privateReg(uint8_t r) const { return &regs_[static_cast<size_t>(r) * lanes_]; }
   uint32_t pred(uint8_t p) const { return preds_[p]; }
 
   // ALU formats (Unary, Binary, Ternary, Select, Special, Compare, PredBinary, PredUnary):
@@ -62,7 +76,10 @@ class WarpContext {
   void settle();
 
   int lanes_;
+  void resetRows();
+
   std::vector<uint32_t> regs_;                   // regs_[r * lanes + lane]
+  std::vector<uint32_t*> rows_;                  // by register: where its values live
   std::array<uint32_t, kNumPreds + 1> preds_{};  // lane bit masks; pt is all ones
   std::vector<SimtEntry> stack_;
   uint32_t exited_ = 0, liveMask_ = 0;

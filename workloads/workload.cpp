@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "isa/assembler.h"
+#include "isa/cfg.h"
+#include "isa/darsie_analysis.h"
 
 namespace simtlm::workloads {
 
@@ -24,7 +26,12 @@ std::string kernelDir() {
   return SIMTLM_KERNEL_DIR;
 }
 
-isa::Kernel loadKernel(const Workload& w) { return isa::assembleFile(kernelDir() + "/" + w.kernelFile()); }
+// With the DARSIE compiler pass's hint bits (Sec. 4.2), as the scenario loader compiles.
+isa::Kernel loadKernel(const Workload& w) {
+  isa::Kernel k = isa::assembleFile(kernelDir() + "/" + w.kernelFile());
+  isa::applyStaticHints(k, isa::markRedundancy(k, isa::Cfg(k)));
+  return k;
+}
 
 long option(const Options& o, const std::string& key, long def, long lo, long hi) {
   auto it = o.find(key);

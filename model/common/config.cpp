@@ -70,3 +70,23 @@ nlohmann::json toJson(const GpuConfig& c) {
 }
 
 }  // namespace simtlm::config
+
+namespace simtlm::config {
+
+namespace {
+constexpr const char* kMechanismNames[] = {"baseline", "darsie", "darsie-ignore-store",
+                                           "darsie-no-cf-sync"};
+}  // namespace
+
+const char* mechanismName(Mechanism m) { return kMechanismNames[static_cast<int>(m)]; }
+
+Mechanism mechanismFromName(const std::string& name) {
+  std::string known;
+  for (int i = 0; i < 4; ++i) {
+    if (name == kMechanismNames[i]) return static_cast<Mechanism>(i);
+    known += std::string(i == 0 ? "" : i == 3 ? " or " : ", ") + kMechanismNames[i];
+  }
+  throw ConfigError("unknown mechanism '" + name.substr(0, 40) + "' (known: " + known + ")");
+}
+
+}  // namespace simtlm::config

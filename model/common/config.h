@@ -19,6 +19,14 @@ namespace simtlm::config {
 enum class SchedPolicy { Gto, Lrr };  // "gto" | "lrr"
 enum class TlmMode { At, Lt };        // "at" | "lt"
 
+// The redundancy-elimination mechanism the SMs run (DESIGN.md section 4). Chosen by the
+// scenario or --mechanism, not by a configuration key; mechanismName() gives its name.
+enum class Mechanism { Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync };
+const char* mechanismName(Mechanism m);
+// Throws ConfigError for an unknown name.
+Mechanism mechanismFromName(const std::string& name);
+inline bool isDarsie(Mechanism m) { return m != Mechanism::Baseline; }
+
 struct GpuConfig {
   struct Gpu {
     int num_sms;
@@ -74,6 +82,16 @@ struct GpuConfig {
   struct Watchdog {
     int cycles;
   } watchdog;
+  // DARSIE's structures (docs/darsie.md); used when `mechanism` is a DARSIE variant.
+  struct Darsie {
+    int skip_entries;     // PC skip table entries per thread block
+    int skip_ports;       // distinct PCs the skip table is probed for per cycle (PC coalescer)
+    int skips_per_cycle;  // follower skips per SM per cycle
+    int rename_regs;      // physical vector registers for renaming per thread block (at most)
+    bool tid_yz;          // generalization: tid.y / tid.z conditionally redundant
+  } darsie;
+
+  Mechanism mechanism = Mechanism::Baseline;
 
   GpuConfig();  // every field at its table default
 };

@@ -147,6 +147,16 @@ std::vector<Param> buildTable() {
 
       enumParam("tlm.mode", SIMTLM_FIELD(tlm.mode), {"at", "lt"}, "at",
                 "memory sockets: approximately-timed (nb_transport) or loosely-timed (b_transport)"),
+      intParam("darsie.skip_entries", SIMTLM_FIELD(darsie.skip_entries), 8, "entries", 1, 64,
+               "DARSIE PC skip table entries per thread block (Sec. 6.3)"),
+      intParam("darsie.skip_ports", SIMTLM_FIELD(darsie.skip_ports), 2, "PCs/cycle", 1, 64,
+               "DARSIE skip table read ports: distinct PCs probed per cycle (Sec. 4.3.4)"),
+      intParam("darsie.skips_per_cycle", SIMTLM_FIELD(darsie.skips_per_cycle), 4, "skips/cycle", 1, 64,
+               "DARSIE follower warps that skip an instruction per SM per cycle"),
+      intParam("darsie.rename_regs", SIMTLM_FIELD(darsie.rename_regs), 32, "registers", 0, 255,
+               "DARSIE renaming registers per thread block, at most (fewer if occupancy would drop)"),
+      boolParam("darsie.tid_yz", SIMTLM_FIELD(darsie.tid_yz), true,
+                "DARSIE: tid.y / tid.z conditionally redundant when x*y (x*y*z) divides the warp size"),
       intParam("watchdog.cycles", SIMTLM_FIELD(watchdog.cycles), 1000000, "cycles", 1, 2000000000,
                "stop a run after this many cycles without any instruction retiring"),
   };

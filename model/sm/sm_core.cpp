@@ -1,5 +1,6 @@
 #include "model/sm/sm_core.h"
 #include "model/sm/sm_core_state.h"
+#include "model/sm/sm_darsie.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -70,7 +71,14 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
             "bar.sync/membar waited for its memory instructions");
   stats.add(p + "issue.stall.structural", stallStructural_, "cycles",
             "nothing issued: the oldest warp found no free operand collector");
+  stats.add(p + "issue.stall.sync", stallSync_, "cycles",
+            "nothing issued: the oldest warp waited at a DARSIE branch barrier or copied its "
+            "renamed registers out");
   ops_.registerStats(stats, "sm" + std::to_string(id));
+  if (config::isDarsie(cfg.mechanism)) {
+    darsie_ = std::make_unique<DarsieState>();
+    registerDarsieStats(stats);
+  }
   initMemory(stats);  // the shared-memory unit (sm_memory.cpp)
   // An I-cache fill answers the fetches that missed on its line: their instructions arrive
   // icache_hit_latency cycles (at least one) after the line is installed.
@@ -93,13 +101,14 @@ SmCore::~SmCore() = default;
 void SmCore::startKernel(const KernelImage& image) {
   image_ = image;
   restartMemory();
+  if (darsie_) darsieStart();
 }
 
 bool SmCore::canAdmit() const {
   const isa::Kernel& k = *image_.kernel;
   const uint32_t W = image_.launch.warpSize;
   const int warps = static_cast<int>((image_.launch.block.count() + W - 1) / W);
-  const int regs = warps * static_cast<int>(W) * k.numRegs;
+  const int regs = warps * static_cast<int>(W) * k.numRegs + darsieRegsPerBlock();
   return residentBlocks_ < cfg_.sm.max_blocks && usedWarps_ + warps <= cfg_.sm.num_warps &&
          usedRegs_ + regs <= cfg_.sm.num_registers && sharedFits(k.sharedBytes) &&
          ops_.canAllocate(warps, k.numRegs);  // contiguous register ranges (RegisterMap)
@@ -132,10 +141,11 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
     blk.warps.push_back(slot);
   }
   ops_.allocate(std::vector<uint32_t>(blk.warps.begin(), blk.warps.end()), k.numRegs);
+  if (darsie_) darsieAdmit(b);
   opEvents_++;
   residentBlocks_++;
   usedWarps_ += numWarps;
-  usedRegs_ += numWarps * static_cast<int>(W) * k.numRegs;
+  usedRegs_ += numWarps * static_cast<int>(W) * k.numRegs + darsieRegsPerBlock();
 }
 
 bool SmCore::idle() const { return residentBlocks_ == 0; }
@@ -145,6 +155,7 @@ bool SmCore::tick(uint64_t cycle) {
   cycles_++;
   if (idle()) return false;
   activeCycles_++;
+  now_ = cycle;
   const uint64_t before = warpInstrs_ + fetched_ + opEvents_;
   const size_t pendingBefore = inFlight_.size();
   const bool memoryAnswered = tickMemory(cycle);  // shared-memory answers due this cycle
@@ -152,6 +163,7 @@ bool SmCore::tick(uint64_t cycle) {
   dispatch(cycle);      // collected instructions to their units (frees collectors for issue)
   issue(cycle);
   operandTick(cycle);   // register-file bank writes, then operand reads
+  if (darsie_) darsieSkip(cycle);  // DARSIE's skipper works beside the fetch scheduler
   fetch(cycle);
   return memoryAnswered || warpInstrs_ + fetched_ + opEvents_ != before || inFlight_.size() != pendingBefore;
 }
@@ -173,9 +185,11 @@ void SmCore::writeback(uint64_t cycle) {
 SmCore::Stall SmCore::issueStall(const Warp& w) const {
   if (!w.active || w.done) return Stall::NotLive;
   if (w.atBarrier) return Stall::Barrier;
-  if (w.ibuf.empty()) return Stall::EmptyIBuffer;
   const int slot = static_cast<int>(&w - warps_.data());
+  if (darsie_ && darsieWaiting(slot)) return Stall::Sync;
+  if (w.ibuf.empty()) return Stall::EmptyIBuffer;
   const IBufferEntry& e = w.ibuf.front();
+  if (e.skip) return Stall::Dependence;  // a DARSIE skip waiting to take effect
   if (!scoreboard_.canIssue(slot, e.touched)) return Stall::Dependence;
   if (isGlobal(isa::info(e.instr.op)) && !mem_.canAccept()) return Stall::Memory;
   // Barriers and fences wait for the warp's own memory instructions to complete, including
@@ -206,8 +220,11 @@ void SmCore::issue(uint64_t cycle) {
     uint64_t firstAge = ~uint64_t{0};
     for (int i = 0; i < perScheduler; ++i) {
       Warp& w = warps_[i * S + s];
+      if (darsie_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().skip)
+        darsieRetireSkips(i * S + s);
       // Entries fetched down a path the warp did not take are dropped first.
       if (w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc()) {
+        if (darsie_) darsieFlushed(i * S + s);
         w.ibuf.flush();
         w.fetchPc = w.ctx->pc();
         w.fetchBlocked = false;
@@ -217,7 +234,7 @@ void SmCore::issue(uint64_t cycle) {
       const Stall st = issueStall(w);
       ready_[i] = st == Stall::None;
       any = any || ready_[i];
-      portWait = portWait || st == Stall::Memory;
+      portWait = portWait || st == Stall::Memory || st == Stall::Sync;  // these end by themselves
       if (st != Stall::None && st != Stall::NotLive && warpAge_[i * S + s] < firstAge) {
         first = st;
         firstAge = warpAge_[i * S + s];
@@ -241,6 +258,7 @@ void SmCore::countStall(Stall first) {
     case Stall::Dependence: stallDependence_++; break;
     case Stall::Memory: stallMemory_++; break;
     case Stall::Structural: stallStructural_++; break;
+    case Stall::Sync: stallSync_++; break;
     default: stallIdle_++; break;
   }
 }
@@ -272,9 +290,11 @@ void SmCore::execute(int slot, uint64_t cycle) {
   if (!e.written.empty()) scoreboard_.reserve(slot, in);
   ops_.accept(slot, in, exec, e.pc, cycle);
   const size_t idx = isa::Kernel::indexOf(e.pc);
-  ctx.advance(in, exec, image_.reconvergence[idx]);
+  const bool diverged = ctx.advance(in, exec, image_.reconvergence[idx]);
   if (isControl(in.op)) w.fetchBlocked = false;
+  if (darsie_) darsieIssued(slot, e, diverged);
   if (!ctx.done() && ctx.pc() != e.pc + 8) {  // control flow changed: redirect fetch
+    if (darsie_) darsieFlushed(slot);
     w.ibuf.flush();
     w.fetchPc = ctx.pc();
     w.epoch++;
@@ -284,6 +304,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
   if (ctx.done()) {
     w.done = true;
     b.warpsDone++;
+    if (darsie_) darsieWarpDone(slot);
   }
   if (w.atBarrier || w.done) releaseBarrier(b);
   retireBlock(b);
@@ -341,6 +362,10 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   const uint64_t done = cycle + occupancy - 1 + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
   opEvents_++;
   dispatchPc_ = c.pc;
+  if (darsie_) {
+    darsieBeforeExecute(slot, in, c.pc);
+    darsieMemory(slot, oi);
+  }
   switch (oi.format) {
     case isa::Format::Load: case isa::Format::Store: case isa::Format::Atomic: case isa::Format::AtomicCas:
       executeMemory(slot, in, c.exec, cycle);
@@ -369,6 +394,7 @@ void SmCore::operandTick(uint64_t cycle) {
   if (ops_.idle() || !fault_.empty()) return;  // idle: ticking would change nothing
   for (const WrittenResult& r : ops_.tick(cycle)) {
     scoreboard_.release(r.slot, r.instr);
+    if (darsie_) darsieWritten(r.slot, r.instr);
     opEvents_++;
     Warp& w = warps_[r.slot];
     if (w.done) retireBlock(blocks_[w.block]);
@@ -390,6 +416,7 @@ void SmCore::releaseBarrier(Block& b) {
   for (int s : b.warps)
     if (warps_[s].barrierId != id) return deadlock(b);
   for (int s : b.warps) warps_[s].atBarrier = false;
+  if (darsie_) darsieBarrierRelease(b);
   barriers_++;
   opEvents_++;
 }
@@ -427,8 +454,9 @@ void SmCore::retireBlock(Block& b) {
   const int numWarps = static_cast<int>(b.warps.size());
   residentBlocks_--;
   usedWarps_ -= numWarps;
-  usedRegs_ -= numWarps * static_cast<int>(W) * k.numRegs;
+  usedRegs_ -= numWarps * static_cast<int>(W) * k.numRegs + darsieRegsPerBlock();
   releaseShared(static_cast<int>(&b - blocks_.data()));
+  if (darsie_) darsieRetire(static_cast<int>(&b - blocks_.data()));
   b.used = false;
   opEvents_++;
   blocksRun_++;
@@ -460,12 +488,16 @@ void SmCore::fetch(uint64_t cycle) {
       const size_t idx = isa::Kernel::indexOf(w.fetchingPc);
       if (idx >= image_.kernel->size()) break;  // past the end: the warp stalls there
       if (k > 0 && icache_.lineOf(image_.codeBase + w.fetchingPc) != line) break;  // next line
+      if (darsie_ && darsieMustDecide(w, i)) break;  // the skipper looks at it first
       const isa::Instr& in = image_.kernel->instrs[idx];
-      w.ibuf.push({w.fetchingPc, in, isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in)});
+      IBufferEntry entry{w.fetchingPc, in, isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in)};
+      if (darsie_) darsieDelivered(i, entry);
+      w.ibuf.push(entry);
       fetched_++;
       w.fetchingPc += 8;
       w.fetchPc = w.fetchingPc;
-      if (isControl(in.op)) {
+      // Under DARSIE fetch also stops at bar.sync: the majority path is redrawn there.
+      if (isControl(in.op) || (darsie_ && in.op == isa::Op::BAR_SYNC)) {
         w.fetchBlocked = true;
         break;
       }
@@ -484,7 +516,7 @@ void SmCore::fetch(uint64_t cycle) {
     Warp& w = warps_[i];
     if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked ||
         w.ibuf.size() + need > cfg_.frontend.ibuffer_entries ||
-        isa::Kernel::indexOf(w.fetchPc) >= image_.kernel->size())
+        isa::Kernel::indexOf(w.fetchPc) >= image_.kernel->size() || (darsie_ && darsieMustDecide(w, i)))
       continue;
     // Probe the I-cache at the fetch address. With every MSHR busy this cycle's fetch is
     // lost and the round robin moves on (GPGPU-Sim's reservation failure).
@@ -534,6 +566,7 @@ std::string SmCore::describeWarps() const {
       s << "waits for instruction fetch (I-cache miss at " << hex(static_cast<uint32_t>(image_.codeBase + w.fetchingPc)) << ")";
     else if (w.ibuf.empty()) s << "waits for instruction fetch";
     else s << "waits for a dependence or a free operand collector";
+    if (darsie_) s << "; " << darsieDescribe(static_cast<int>(i));
     if (ops_.inCollectors(static_cast<int>(i)))
       s << " (" << ops_.inCollectors(static_cast<int>(i)) << " of its instructions in collectors)";
     s << "\n";

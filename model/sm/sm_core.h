@@ -38,6 +38,8 @@
 
 namespace simtlm::sm {
 
+struct DarsieState;  // sm_darsie.h
+
 // A global load, store or atomic of one warp instruction.
 struct GlobalAccess {
   isa::Op op;
@@ -99,7 +101,7 @@ class SmCore {
   void issue(uint64_t cycle);
   void fetch(uint64_t cycle);
   // Why a warp cannot issue this cycle (None: it can); docs/statistics.md.
-  enum class Stall : uint8_t { None, NotLive, Barrier, EmptyIBuffer, Dependence, Memory, Structural };
+  enum class Stall : uint8_t { None, NotLive, Barrier, EmptyIBuffer, Dependence, Memory, Structural, Sync };
   Stall issueStall(const Warp& w) const;
   void execute(int slot, uint64_t cycle);  // issue: into an operand collector
   // Register-file stage (docs/timing-model.md): dispatch of collected instructions to their
@@ -131,6 +133,33 @@ class SmCore {
   void deadlock(const Block& b);
   void retireBlock(Block& b);
   void setFault(int slot, const std::string& what);
+
+  // DARSIE (sm_darsie.cpp; docs/darsie.md). Called only when darsie_ is set.
+  void darsieStart();
+  int darsieRegsPerBlock() const;  // rename-pool registers each block takes (0 without DARSIE)
+  void darsieAdmit(int blockSlot);
+  void darsieRetire(int blockSlot);
+  bool darsieEligible(const Warp& w) const;
+  bool darsieMustDecide(const Warp& w, int slot) const;  // fetch must not fetch its PC yet
+  void darsieSkip(uint64_t cycle);                       // the skipper beside fetch
+  void darsieProbe(int slot, int& skips);
+  void darsieDelivered(int slot, IBufferEntry& e);
+  void darsieFlushed(int slot);
+  void darsieRetireSkips(int slot);
+  bool darsieWaiting(int slot) const;
+  void darsieIssued(int slot, const IBufferEntry& e, bool diverged);
+  void darsieTryReleaseBranch(int blockSlot);
+  void darsieLeave(int slot);
+  void darsieBeforeExecute(int slot, const isa::Instr& in, uint32_t pc);
+  void darsieWritten(int slot, const isa::Instr& in);
+  void darsieMemory(int slot, const isa::OpInfo& oi);
+  void darsieSweep(int blockSlot);
+  void darsieBarrierRelease(Block& b);
+  void darsieWarpDone(int slot);
+  std::string darsieDescribe(int slot) const;
+  void registerDarsieStats(stats::Registry& r);
+  std::unique_ptr<DarsieState> darsie_;
+  uint64_t now_ = 0;
 
   const int id_;
   const config::GpuConfig& cfg_;
@@ -176,7 +205,7 @@ class SmCore {
   uint64_t cycles_ = 0, activeCycles_ = 0, warpInstrs_ = 0, threadInstrs_ = 0, fetched_ = 0;
   uint64_t flushes_ = 0, stallNoReady_ = 0, barriers_ = 0, globalAccesses_ = 0, blocksRun_ = 0;
   uint64_t stallIdle_ = 0, stallEmpty_ = 0, stallDependence_ = 0, stallBarrier_ = 0,
-           stallMemory_ = 0, stallStructural_ = 0;
+           stallMemory_ = 0, stallStructural_ = 0, stallSync_ = 0;
 };
 
 }  // namespace simtlm::sm

@@ -1,0 +1,574 @@
+// DARSIE in the SM (docs/darsie.md; DARSIE Sec. 4.3-4.5): the skipper beside the fetch
+// scheduler, leader election, followers' skips retired in program order through the rename
+// pool, the leader's result written into its version, majority-path branch barriers, leaving
+// and rejoining the majority path, and the load rules of Sec. 4.4. SmCore calls these hooks
+// only when the mechanism is a DARSIE variant (darsie_ set).
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "model/sm/sm_core.h"
+#include "model/sm/sm_core_state.h"
+#include "model/sm/sm_darsie.h"
+
+namespace simtlm::sm {
+
+namespace {
+
+uint64_t bitOf(const int indexInBlock) { return uint64_t{1} << indexInBlock; }
+
+bool isGuarded(const isa::Instr& in) { return in.guard != isa::kPredTrue || in.guardNeg; }
+
+}  // namespace
+
+// --- launch, admission, retirement ----------------------------------------------------------
+
+// The state lives as long as the SM (its counters are registered); a launch resets the rest.
+void SmCore::darsieStart() {
+  DarsieState& d = *darsie_;
+  d.poolRegs = 0;
+  const isa::Kernel& k = *image_.kernel;
+  const uint32_t W = image_.launch.warpSize;
+  d.marking = darsie::markForLaunch(k, image_.launch.block, W, cfg_.darsie.tid_yz);
+  d.noCfSync = cfg_.mechanism == config::Mechanism::DarsieNoCfSync;
+  d.ignoreStores = cfg_.mechanism == config::Mechanism::DarsieIgnoreStore;
+  d.warps.assign(warps_.size(), DarsieWarp{});
+  d.blocks.clear();
+  d.blocks.resize(blocks_.size());
+  // Rename registers per block (Sec. 4.3.1): up to darsie.rename_regs, fewer when that would
+  // lower the number of resident blocks the baseline reaches.
+  const uint64_t wpb = (image_.launch.block.count() + W - 1) / W;
+  if (wpb > 64 || d.marking.skippableCount == 0) return;  // masks hold 64 warps
+  const uint64_t blockRegs = wpb * W * static_cast<uint64_t>(k.numRegs);
+  uint64_t fit = std::min<uint64_t>(static_cast<uint64_t>(cfg_.sm.max_blocks),
+                                    static_cast<uint64_t>(cfg_.sm.num_warps) / wpb);
+  if (blockRegs) fit = std::min<uint64_t>(fit, static_cast<uint64_t>(cfg_.sm.num_registers) / blockRegs);
+  if (k.sharedBytes) fit = std::min<uint64_t>(fit, static_cast<uint64_t>(cfg_.shared.size) / k.sharedBytes);
+  if (fit == 0) return;
+  const uint64_t spare = static_cast<uint64_t>(cfg_.sm.num_registers) / fit - blockRegs;
+  d.poolRegs = static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(cfg_.darsie.rename_regs), spare / W));
+}
+
+int SmCore::darsieRegsPerBlock() const {
+  return darsie_ ? darsie_->poolRegs * static_cast<int>(image_.launch.warpSize) : 0;
+}
+
+void SmCore::darsieAdmit(int b) {
+  DarsieState& d = *darsie_;
+  const Block& blk = blocks_[b];
+  d.blocks[b].emplace(cfg_.darsie.skip_entries, d.poolRegs, static_cast<int>(image_.launch.warpSize),
+                      static_cast<int>(blk.warps.size()), image_.kernel->numRegs);
+  for (int s : blk.warps) {
+    d.warps[s] = DarsieWarp{};
+    d.warps[s].leadWrite.assign(static_cast<size_t>(image_.kernel->numRegs), -1);
+    if (d.poolRegs > 0 && darsieEligible(warps_[s])) d.blocks[b]->majority |= bitOf(warps_[s].indexInBlock);
+  }
+}
+
+void SmCore::darsieRetire(int b) { darsie_->blocks[b].reset(); }
+
+// Full warps without divergence or exited lanes may lead and follow (Sec. 4.5, rule 2).
+bool SmCore::darsieEligible(const Warp& w) const {
+  const uint32_t W = image_.launch.warpSize;
+  const uint32_t full = W >= 32 ? ~0u : (1u << W) - 1;
+  return w.ctx->liveMask() == full && w.ctx->exitedMask() == 0 && w.ctx->stack().size() == 1;
+}
+
+// --- the skipper, beside the fetch scheduler -------------------------------------------------
+
+bool SmCore::darsieMustDecide(const Warp& w, int slot) const {
+  const DarsieState& d = *darsie_;
+  const size_t i = isa::Kernel::indexOf(w.fetchPc);
+  return i < d.marking.skippable.size() && d.marking.skippable[i] &&
+         d.warps[slot].decidedPc != w.fetchPc && (d.blocks[w.block]->majority & bitOf(w.indexInBlock));
+}
+
+void SmCore::darsieSkip(uint64_t cycle) {
+  DarsieState& d = *darsie_;
+  now_ = cycle;
+  for (const auto& b : d.blocks)
+    if (b) {
+      const uint64_t occ = static_cast<uint64_t>(b->table.occupancy());
+      d.occupancySum += occ;
+      d.occupancyMax = std::max(d.occupancyMax, occ);
+    }
+  uint32_t probed[64];
+  int nprobed = 0, skips = 0;
+  const unsigned n = static_cast<unsigned>(warps_.size());
+  for (unsigned k = 0; k < n; ++k) {
+    const int slot = static_cast<int>((d.rr + k) % n);
+    Warp& w = warps_[slot];
+    if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked || !darsieMustDecide(w, slot)) continue;
+    if (w.ibuf.skips() >= cfg_.darsie.skip_entries) continue;
+    // The PC coalescer: warps at the same PC share one read port.
+    if (std::find(probed, probed + nprobed, w.fetchPc) == probed + nprobed) {
+      if (nprobed == cfg_.darsie.skip_ports) {
+        d.portLimited++;
+        continue;
+      }
+      probed[nprobed++] = w.fetchPc;
+    }
+    darsieProbe(slot, skips);
+  }
+  d.rr = (d.rr + 1) % n;
+}
+
+// The PC skip table is probed for the warp's fetch PC (Sec. 4.3.5).
+void SmCore::darsieProbe(int slot, int& skips) {
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieWarp& dw = d.warps[slot];
+  DarsieBlock& db = *d.blocks[w.block];
+  const int me = static_cast<int>(w.indexInBlock);
+  const uint64_t bit = bitOf(me);
+  const uint32_t pc = w.fetchPc;
+  const uint64_t pos = dw.fetchPos;
+  const size_t idx = isa::Kernel::indexOf(pc);
+  auto decide = [&](int entry) {
+    dw.decidedPc = pc;
+    dw.decidedEntry = entry;
+    if (entry < 0) d.privateExec++;
+    opEvents_++;  // the fetch scheduler may fetch it now
+  };
+  const int e = db.table.find(pc);
+  if (e >= 0) {
+    darsie::SkipEntry& x = db.table[e];
+    if (x.instance < pos) {  // an older instance of this PC is still in the table
+      d.lapWaits++;
+      return;
+    }
+    if (x.instance > pos || (x.arrived & bit)) return decide(x.leader == me && !x.leaderWB ? e : -1);
+    if (x.invalid) {
+      x.arrived |= bit;
+      decide(-1);
+      return darsieSweep(w.block);
+    }
+    if (x.sync) {  // freelist synchronization point: every majority warp must arrive first
+      x.waiting |= bit;
+      if (((x.arrived | x.waiting) & db.majority) != db.majority) {
+        d.freelistWait++;
+        return;
+      }
+    }
+    if (!x.leaderWB) {
+      d.leaderWbWaits++;
+      return;
+    }
+    if (skips >= cfg_.darsie.skips_per_cycle) return;
+    skips++;
+    x.arrived |= bit;
+    x.waiting &= ~bit;
+    x.pendingSkips++;
+    const isa::Instr& in = image_.kernel->instrs[idx];
+    IBufferEntry s{pc, in, isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in)};
+    s.darsieEntry = static_cast<int16_t>(e);
+    s.skip = true;
+    w.ibuf.push(s);
+    w.fetchPc += 8;
+    dw.fetchPos++;
+    opEvents_++;
+    return;
+  }
+  // No entry: the warp becomes the leader if a register and an entry are free.
+  if (db.pool.freeCount() == 0) {
+    d.freelistEmpty++;
+    return decide(-1);
+  }
+  int s = db.table.freeSlot();
+  if (s < 0 && (s = db.table.evictable()) >= 0) {
+    db.pool.release(db.table[s].phys);
+    db.table[s] = darsie::SkipEntry{};
+    d.evictions++;
+  }
+  if (s < 0) {
+    d.fullEvents++;
+    return decide(-1);
+  }
+  darsie::SkipEntry& x = db.table[s];
+  x = darsie::SkipEntry{};
+  x.valid = true;
+  x.pc = pc;
+  x.instance = pos;
+  x.leader = me;
+  x.isLoad = d.marking.isLoad[idx];
+  x.isGlobalLoad = d.marking.isGlobalLoad[idx];
+  x.phys = db.pool.take(image_.kernel->instrs[idx].d);
+  x.created = db.counter++;
+  // Majority warps already past this position passed this instance (executing it themselves).
+  x.arrived = bit;
+  for (int o : blocks_[w.block].warps)
+    if ((db.majority & bitOf(warps_[o].indexInBlock)) && d.warps[o].fetchPos > pos)
+      x.arrived |= bitOf(warps_[o].indexInBlock);
+  if (db.pool.freeCount() == 0 && !d.noCfSync) {
+    x.sync = true;
+    d.freelistSyncs++;
+  }
+  d.elections++;
+  decide(s);
+}
+
+// Fetch delivered an instruction into the warp's I-buffer.
+void SmCore::darsieDelivered(int slot, IBufferEntry& e) {
+  DarsieWarp& dw = darsie_->warps[slot];
+  dw.fetchPos++;
+  if (e.pc != dw.decidedPc) return;
+  e.darsieEntry = static_cast<int16_t>(dw.decidedEntry);
+  dw.decidedPc = ~0u;
+}
+
+// A flush drops what was fetched after the issue point: skips in it are undone.
+void SmCore::darsieFlushed(int slot) {
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieWarp& dw = d.warps[slot];
+  for (const IBufferEntry& e : w.ibuf.entries())
+    if (e.skip) {
+      darsie::SkipEntry& x = d.blocks[w.block]->table[e.darsieEntry];
+      x.pendingSkips--;
+      x.arrived &= ~bitOf(w.indexInBlock);
+    }
+  dw.fetchPos = dw.issuePos;
+  dw.decidedPc = ~0u;
+}
+
+// --- issue side --------------------------------------------------------------------------------
+
+// Skips at the front of the I-buffer take effect in program order: the follower's named
+// register is mapped onto the leader's version. They wait until every older instruction of
+// the warp has executed (those read and write through the mapping at dispatch) and no older
+// write of the register is in flight. A skip whose entry was cleared by a store or atomic
+// meanwhile becomes an instruction the warp executes itself.
+void SmCore::darsieRetireSkips(int slot) {
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  while (!w.ibuf.empty() && w.ibuf.front().skip) {
+    IBufferEntry& e = w.ibuf.front();
+    DarsieBlock& db = *d.blocks[w.block];
+    darsie::SkipEntry& x = db.table[e.darsieEntry];
+    if (x.invalid) {
+      x.pendingSkips--;
+      e.darsieEntry = -1;
+      w.ibuf.unskipFront();
+      d.unskipped++;
+      opEvents_++;
+      return darsieSweep(w.block);
+    }
+    if (ops_.inCollectors(slot) > 0 || !scoreboard_.canIssue(slot, e.written)) return;
+    const uint8_t r = e.instr.d;
+    const int me = static_cast<int>(w.indexInBlock);
+    db.pool.map(me, r, x.phys);
+    w.ctx->mapReg(r, db.pool.row(x.phys));
+    w.ctx->advance(e.instr, w.ctx->activeMask(), image_.reconvergence[isa::Kernel::indexOf(e.pc)]);
+    d.warps[slot].issuePos++;
+    x.pendingSkips--;
+    d.skipped++;
+    if (x.kind == darsie::ValueKind::Uniform) d.skippedUniform++;
+    else if (x.kind == darsie::ValueKind::Affine) d.skippedAffine++;
+    else d.skippedUnstructured++;
+    w.ibuf.pop();
+    opEvents_++;
+    darsieSweep(w.block);
+  }
+}
+
+bool SmCore::darsieWaiting(int slot) const {
+  const DarsieWarp& dw = darsie_->warps[slot];
+  return dw.branchWait || dw.busyUntil > now_;
+}
+
+// An instruction issued (after the SIMT stack moved past it).
+void SmCore::darsieIssued(int slot, const IBufferEntry& e, bool diverged) {
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieWarp& dw = d.warps[slot];
+  const uint64_t pos = dw.issuePos++;
+  if (e.darsieEntry >= 0) {
+    dw.leads.emplace_back(e.pc, e.darsieEntry);
+    dw.pendingLeads++;
+  }
+  DarsieBlock& db = *d.blocks[w.block];
+  const uint64_t bit = bitOf(w.indexInBlock);
+  if (!(db.majority & bit) || w.ctx->done()) return;
+  if (w.ctx->exitedMask() != 0) return darsieLeave(slot);  // some lanes exited
+  if (e.instr.op != isa::Op::BRA || !isGuarded(e.instr)) return;
+  const uint32_t target = w.ctx->pc();
+  if (d.noCfSync) {  // idealized: the first majority warp's outcome is the majority's
+    auto it = std::find_if(db.decided.begin(), db.decided.end(), [&](const auto& p) { return p.first == pos; });
+    if (it == db.decided.end()) {
+      db.decided.emplace_back(pos, target);
+      if (db.decided.size() > 64) db.decided.pop_front();
+      it = db.decided.end() - 1;
+    }
+    if (diverged || it->second != target) darsieLeave(slot);
+    return;
+  }
+  // Branch barrier among the majority warps (Sec. 4.3.3); fetch stays blocked until it opens.
+  dw.branchWait = true;
+  dw.branchTarget = target;
+  dw.branchDiverged = diverged;
+  dw.waitSince = now_;
+  w.fetchBlocked = true;
+  darsieTryReleaseBranch(w.block);
+}
+
+void SmCore::darsieTryReleaseBranch(int b) {
+  DarsieState& d = *darsie_;
+  DarsieBlock& db = *d.blocks[b];
+  const Block& blk = blocks_[b];
+  uint64_t waiting = 0;
+  for (int s : blk.warps)
+    if (d.warps[s].branchWait) waiting |= bitOf(warps_[s].indexInBlock);
+  if (waiting == 0 || (waiting & db.majority) != db.majority) return;
+  // The majority outcome: the target most warps without SIMD divergence took; a tie goes to
+  // the group of the lowest-numbered warp.
+  uint32_t best = 0;
+  int bestCount = 0;
+  for (int s : blk.warps) {
+    const DarsieWarp& dw = d.warps[s];
+    if (!dw.branchWait || dw.branchDiverged) continue;
+    int count = 0;
+    for (int o : blk.warps)
+      count += d.warps[o].branchWait && !d.warps[o].branchDiverged && d.warps[o].branchTarget == dw.branchTarget;
+    if (count > bestCount) {
+      best = dw.branchTarget;
+      bestCount = count;
+    }
+  }
+  d.branchBarriers++;
+  for (int s : blk.warps) {
+    DarsieWarp& dw = d.warps[s];
+    if (!dw.branchWait) continue;
+    dw.branchWait = false;
+    warps_[s].fetchBlocked = false;
+    d.branchStall += now_ - dw.waitSince;
+    if (dw.branchDiverged || dw.branchTarget != best) darsieLeave(s);
+  }
+  opEvents_++;
+}
+
+// The warp leaves the majority path: it copies its renamed registers into its own space (one
+// register per cycle) once its own lead results are written.
+void SmCore::darsieLeave(int slot) {
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieBlock& db = *d.blocks[w.block];
+  const uint64_t bit = bitOf(w.indexInBlock);
+  if (db.majority & bit) {
+    db.majority &= ~bit;
+    d.leaves++;
+  }
+  DarsieWarp& dw = d.warps[slot];
+  dw.decidedPc = ~0u;
+  if (dw.pendingLeads > 0) {
+    dw.leavePending = true;
+  } else {
+    const int me = static_cast<int>(w.indexInBlock);
+    const uint64_t mapped = db.pool.mappedMask(me);
+    int n = 0;
+    for (int r = 0; r < 64; ++r) {
+      if (!(mapped >> r & 1u)) continue;
+      const uint8_t reg = static_cast<uint8_t>(r);
+      std::memcpy(w.ctx->privateReg(reg), w.ctx->reg(reg), sizeof(uint32_t) * static_cast<size_t>(w.ctx->lanes()));
+      w.ctx->unmapReg(reg);
+      db.pool.unmap(me, reg);
+      n++;
+    }
+    d.copied += static_cast<uint64_t>(n);
+    dw.busyUntil = std::max(dw.busyUntil, now_ + static_cast<uint64_t>(n));
+    dw.leavePending = false;
+  }
+  darsieSweep(w.block);
+  darsieTryReleaseBranch(w.block);
+}
+
+// --- register side ------------------------------------------------------------------------------
+
+// Before an instruction writing rD executes: a lead writes a new version (the leader's rD is
+// mapped onto it, holding the old values so that sources and lanes not written see them);
+// any other write goes to the warp's own register (copied out first if it was mapped).
+void SmCore::darsieBeforeExecute(int slot, const isa::Instr& in, uint32_t pc) {
+  if (!isa::writesGpr(isa::info(in.op).format)) return;
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieWarp& dw = d.warps[slot];
+  DarsieBlock& db = *d.blocks[w.block];
+  const int me = static_cast<int>(w.indexInBlock);
+  const uint8_t r = in.d;
+  const size_t bytes = sizeof(uint32_t) * static_cast<size_t>(w.ctx->lanes());
+  if (!dw.leads.empty() && dw.leads.front().first == pc) {
+    const int entry = dw.leads.front().second;
+    dw.leads.pop_front();
+    const int phys = db.table[entry].phys;
+    std::memcpy(db.pool.row(phys), w.ctx->reg(r), bytes);
+    db.pool.map(me, r, phys);
+    w.ctx->mapReg(r, db.pool.row(phys));
+    dw.leadWrite[r] = static_cast<int16_t>(entry);
+    return;
+  }
+  if (!w.ctx->isMapped(r)) return;
+  std::memcpy(w.ctx->privateReg(r), w.ctx->reg(r), bytes);
+  w.ctx->unmapReg(r);
+  db.pool.unmap(me, r);
+}
+
+// A register write was performed: a lead's sets LeaderWB and classifies the value.
+void SmCore::darsieWritten(int slot, const isa::Instr& in) {
+  if (!isa::writesGpr(isa::info(in.op).format)) return;
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieWarp& dw = d.warps[slot];
+  const int entry = dw.leadWrite[in.d];
+  if (entry < 0) return;
+  dw.leadWrite[in.d] = -1;
+  dw.pendingLeads--;
+  DarsieBlock& db = *d.blocks[w.block];
+  darsie::SkipEntry& x = db.table[entry];
+  x.leaderWB = true;
+  x.kind = darsie::classify(db.pool.row(x.phys), w.ctx->lanes());
+  opEvents_++;  // followers may skip now
+  if (w.done) db.pool.unmap(static_cast<int>(w.indexInBlock), in.d);
+  else if (dw.leavePending && dw.pendingLeads == 0) darsieLeave(slot);
+  darsieSweep(w.block);
+}
+
+// Sec. 4.4: a store of the block clears its load entries; a global atomic or fence clears
+// every global-load entry of the SM. Cleared entries stay until every majority warp has passed
+// them (so that no warp mistakes an instance), but no warp skips them any more.
+void SmCore::darsieMemory(int slot, const isa::OpInfo& oi) {
+  DarsieState& d = *darsie_;
+  const bool store = oi.cls == isa::OpClass::StoreGlobal || oi.cls == isa::OpClass::StoreShared ||
+                     oi.cls == isa::OpClass::AtomicShared;
+  const bool global = oi.cls == isa::OpClass::AtomicGlobal || oi.cls == isa::OpClass::Fence;
+  if (store && !d.ignoreStores) {
+    darsie::SkipTable& t = d.blocks[warps_[slot].block]->table;
+    for (int i = 0; i < t.size(); ++i)
+      if (t[i].valid && t[i].isLoad && !t[i].invalid) {
+        t[i].invalid = true;
+        d.invalidByStore++;
+      }
+  }
+  if (global)
+    for (auto& b : d.blocks)
+      if (b)
+        for (int i = 0; i < b->table.size(); ++i)
+          if (b->table[i].valid && b->table[i].isGlobalLoad && !b->table[i].invalid) {
+            b->table[i].invalid = true;
+            d.invalidByAtomic++;
+          }
+}
+
+// Entries every majority warp has passed, whose leader wrote back and whose followers retired
+// their skips, leave the table; their version is released when no warp maps it any more.
+void SmCore::darsieSweep(int b) {
+  DarsieBlock& db = *darsie_->blocks[b];
+  for (int i = 0; i < db.table.size(); ++i) {
+    darsie::SkipEntry& x = db.table[i];
+    if (!x.valid || !x.leaderWB || x.pendingSkips > 0) continue;
+    if (!x.stale && (x.arrived & db.majority) != db.majority) continue;
+    db.pool.release(x.phys);
+    x = darsie::SkipEntry{};
+  }
+}
+
+// --- barriers and exit -------------------------------------------------------------------------
+
+// bar.sync restores every eligible warp to the majority path. A rejoining warp adopts the
+// majority's versions of the registers the analysis proves TB-redundant at the barrier, so that
+// from then on it reads exactly what the majority reads. Positions restart at 0.
+void SmCore::darsieBarrierRelease(Block& b) {
+  DarsieState& d = *darsie_;
+  const int bs = static_cast<int>(&b - blocks_.data());
+  DarsieBlock& db = *d.blocks[bs];
+  int source = -1;
+  for (int s : b.warps)
+    if (db.majority & bitOf(warps_[s].indexInBlock)) {
+      source = static_cast<int>(warps_[s].indexInBlock);
+      break;
+    }
+  const uint64_t redundant = d.marking.redundantAtBarrier[isa::Kernel::indexOf(warps_[b.warps[0]].barrierPc)];
+  for (int s : b.warps) {
+    Warp& w = warps_[s];
+    DarsieWarp& dw = d.warps[s];
+    w.fetchBlocked = false;
+    dw.fetchPos = dw.issuePos = 0;
+    dw.decidedPc = ~0u;
+    const uint64_t bit = bitOf(w.indexInBlock);
+    if (w.done || (db.majority & bit) || d.poolRegs == 0 || !darsieEligible(w)) continue;
+    d.rejoins++;
+    dw.leavePending = false;
+    db.majority |= bit;
+    if (source < 0) continue;
+    for (int r = 0; r < image_.kernel->numRegs; ++r) {
+      const int p = db.pool.mapped(source, static_cast<uint8_t>(r));
+      if (!(redundant >> r & 1u) || p < 0) continue;
+      db.pool.map(static_cast<int>(w.indexInBlock), static_cast<uint8_t>(r), p);
+      w.ctx->mapReg(static_cast<uint8_t>(r), db.pool.row(p));
+      d.adopted++;
+    }
+  }
+  for (int i = 0; i < db.table.size(); ++i)
+    if (db.table[i].valid) db.table[i].stale = true;
+  db.decided.clear();
+  darsieSweep(bs);
+}
+
+void SmCore::darsieWarpDone(int slot) {
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieBlock& db = *d.blocks[w.block];
+  db.majority &= ~bitOf(w.indexInBlock);
+  const int me = static_cast<int>(w.indexInBlock);
+  const uint64_t mapped = db.pool.mappedMask(me);
+  for (int r = 0; r < 64; ++r)  // a lead still to write keeps its version through its entry
+    if ((mapped >> r & 1u) && d.warps[slot].leadWrite[static_cast<size_t>(r)] < 0)
+      db.pool.unmap(me, static_cast<uint8_t>(r));
+  darsieSweep(w.block);
+  darsieTryReleaseBranch(w.block);
+}
+
+std::string SmCore::darsieDescribe(int slot) const {
+  const DarsieState& d = *darsie_;
+  const Warp& w = warps_[slot];
+  const DarsieWarp& dw = d.warps[slot];
+  std::ostringstream s;
+  if (dw.branchWait) s << "waits at a DARSIE branch barrier of the majority path; ";
+  if (w.ibuf.skips() && !w.ibuf.empty() && w.ibuf.front().skip) s << "retires a skip; ";
+  if (!w.done && !w.fetchInFlight && darsieMustDecide(w, slot)) {
+    const int e = d.blocks[w.block]->table.find(w.fetchPc);
+    if (e >= 0 && !d.blocks[w.block]->table[e].leaderWB) s << "fetch waits for the leader's write-back; ";
+    else if (e >= 0 && d.blocks[w.block]->table[e].sync) s << "fetch waits at a freelist synchronization point; ";
+  }
+  return s.str();
+}
+
+void SmCore::registerDarsieStats(stats::Registry& r) {
+  const std::string p = "sm" + std::to_string(id_) + ".darsie.";
+  DarsieState& d = *darsie_;
+  r.add(p + "skipped", d.skipped, "instructions", "warp instructions skipped by followers (never fetched)");
+  r.add(p + "skipped.uniform", d.skippedUniform, "instructions", "skipped: the value was the same in every lane");
+  r.add(p + "skipped.affine", d.skippedAffine, "instructions", "skipped: the value was base + stride x lane");
+  r.add(p + "skipped.unstructured", d.skippedUnstructured, "instructions", "skipped: any other TB-redundant value");
+  r.add(p + "leader_elections", d.elections, "events", "skip-table entries created by a leader warp");
+  r.add(p + "private_executions", d.privateExec, "instructions", "TB-redundant instructions a majority warp executed itself (no entry, table or freelist exhausted, entry cleared)");
+  r.add(p + "leaderwb_waits", d.leaderWbWaits, "warp-cycles", "follower probes that waited for the leader's write-back");
+  r.add(p + "lap_waits", d.lapWaits, "warp-cycles", "probes that waited for an older instance of the PC to leave the table");
+  r.add(p + "skip_port_limited", d.portLimited, "warp-cycles", "warps not probed because every skip-table read port was taken");
+  r.add(p + "branch_barriers", d.branchBarriers, "events", "majority-path branch barriers completed");
+  r.add(p + "branch_stall_cycles", d.branchStall, "warp-cycles", "cycles warps waited at branch barriers");
+  r.add(p + "majority_leaves", d.leaves, "events", "warps that left the majority path");
+  r.add(p + "copied_registers", d.copied, "registers", "renamed registers copied into warp-private space on leaving");
+  r.add(p + "rejoins", d.rejoins, "events", "warps restored to the majority path by bar.sync");
+  r.add(p + "adopted_versions", d.adopted, "registers", "register versions a rejoining warp adopted from the majority");
+  r.add(p + "freelist_syncs", d.freelistSyncs, "events", "entries made synchronization points by an empty freelist");
+  r.add(p + "freelist_sync_waits", d.freelistWait, "warp-cycles", "follower probes waiting at a freelist synchronization point");
+  r.add(p + "freelist_empty", d.freelistEmpty, "events", "would-be leaders that found no free rename register");
+  r.add(p + "skip_table.occupancy", d.occupancySum, "entry-cycles", "skip-table entries in use, summed over cycles");
+  r.add(p + "skip_table.max_occupancy", d.occupancyMax, "entries", "most entries one block's table held");
+  r.add(p + "skip_table.evictions", d.evictions, "events", "entries evicted to make room for a new leader");
+  r.add(p + "skip_table.full", d.fullEvents, "events", "would-be leaders that found the table full");
+  r.add(p + "skip_table.invalidated_by_store", d.invalidByStore, "entries", "load entries cleared by a store of the block");
+  r.add(p + "skip_table.invalidated_by_atomic", d.invalidByAtomic, "entries", "global-load entries cleared by a global atomic or fence");
+  r.add(p + "unskipped", d.unskipped, "instructions", "skips turned back into instructions because their entry was cleared");
+}
+
+}  // namespace simtlm::sm

@@ -1,0 +1,61 @@
+// DARSIE's state in one SM (docs/darsie.md; DARSIE Sec. 4.3-4.5): per resident block the PC
+// skip table, the rename pool and the majority-path mask; per warp slot its position on the
+// majority path, its pending decision at the fetch PC and its branch-barrier wait. The SM's
+// hooks that use it are in sm_darsie.cpp.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "model/darsie/launch_marking.h"
+#include "model/darsie/rename_pool.h"
+#include "model/darsie/skip_table.h"
+
+namespace simtlm::sm {
+
+struct DarsieWarp {
+  uint64_t fetchPos = 0, issuePos = 0;  // instructions passed since the last barrier
+  uint32_t decidedPc = ~0u;             // fetch may fetch this TB-redundant PC (lead or own)
+  int decidedEntry = -1;                // the entry it leads there, or -1 (executes it itself)
+  std::deque<std::pair<uint32_t, int>> leads;  // issued lead instructions: PC, entry
+  std::vector<int16_t> leadWrite;       // by named register: entry whose LeaderWB its write sets
+  int pendingLeads = 0;                 // lead results not yet written back
+  bool branchWait = false;              // at a branch barrier of its block
+  uint32_t branchTarget = 0;
+  bool branchDiverged = false;
+  uint64_t waitSince = 0;
+  bool leavePending = false;            // leaves the majority path once its leads wrote back
+  uint64_t busyUntil = 0;               // copying renamed registers out
+};
+
+struct DarsieBlock {
+  darsie::SkipTable table;
+  darsie::RenamePool pool;
+  uint64_t majority = 0;  // warps on the majority path (by index in block)
+  uint64_t counter = 0;   // entry creation order
+  // darsie-no-cf-sync: the branch outcome the first majority warp took, by position.
+  std::deque<std::pair<uint64_t, uint32_t>> decided;
+  DarsieBlock(int entries, int regs, int lanes, int warps, int named)
+      : table(entries), pool(regs, lanes, warps, named) {}
+};
+
+struct DarsieState {
+  darsie::LaunchMarking marking;
+  int poolRegs = 0;  // rename registers per block for this kernel
+  bool noCfSync = false, ignoreStores = false;
+  std::vector<DarsieWarp> warps;                 // by slot
+  std::vector<std::optional<DarsieBlock>> blocks;  // by block slot
+  unsigned rr = 0;                               // skipper's round-robin start
+  // statistics
+  uint64_t skipped = 0, skippedUniform = 0, skippedAffine = 0, skippedUnstructured = 0;
+  uint64_t elections = 0, leaderWbWaits = 0, lapWaits = 0, privateExec = 0;
+  uint64_t branchBarriers = 0, branchStall = 0, leaves = 0, copied = 0;
+  uint64_t freelistSyncs = 0, freelistWait = 0, freelistEmpty = 0;
+  uint64_t occupancySum = 0, occupancyMax = 0, evictions = 0, fullEvents = 0;
+  uint64_t invalidByStore = 0, invalidByAtomic = 0, unskipped = 0, rejoins = 0, adopted = 0;
+  uint64_t portLimited = 0;
+};
+
+}  // namespace simtlm::sm
