@@ -257,7 +257,8 @@ void SmCore::darsieRetireSkips(int slot) {
     const uint8_t r = e.instr.d;
     const int me = static_cast<int>(w.indexInBlock);
     db.pool.map(me, r, x.phys);
-    w.ctx->mapReg(r, db.pool.row(x.phys));
+    // (A test corrupts the rename on purpose: the follower reads the neighbouring register.)
+    w.ctx->mapReg(r, db.pool.row(cfg_.darsie.corrupt_rename_for_test ? (x.phys + 1) % db.pool.size() : x.phys));
     w.ctx->advance(e.instr, w.ctx->activeMask(), image_.reconvergence[isa::Kernel::indexOf(e.pc)]);
     d.warps[slot].issuePos++;
     x.pendingSkips--;
