@@ -65,7 +65,10 @@ void SmCore::darsieAdmit(int b) {
   }
 }
 
-void SmCore::darsieRetire(int b) { darsie_->blocks[b].reset(); }
+void SmCore::darsieRetire(int b) {
+  darsie_->liveEntries -= static_cast<uint64_t>(darsie_->blocks[b]->table.occupancy());
+  darsie_->blocks[b].reset();
+}
 
 // Full warps without divergence or exited lanes may lead and follow (Sec. 4.5, rule 2).
 bool SmCore::darsieEligible(const Warp& w) const {
@@ -86,12 +89,7 @@ bool SmCore::darsieMustDecide(const Warp& w, int slot) const {
 void SmCore::darsieSkip(uint64_t cycle) {
   DarsieState& d = *darsie_;
   now_ = cycle;
-  for (const auto& b : d.blocks)
-    if (b) {
-      const uint64_t occ = static_cast<uint64_t>(b->table.occupancy());
-      d.occupancySum += occ;
-      d.occupancyMax = std::max(d.occupancyMax, occ);
-    }
+  d.occupancySum += d.liveEntries;
   uint32_t probed[64];
   int nprobed = 0, skips = 0;
   const unsigned n = static_cast<unsigned>(warps_.size());
@@ -179,6 +177,7 @@ void SmCore::darsieProbe(int slot, int& skips) {
     db.pool.release(db.table[s].phys);
     db.table[s] = darsie::SkipEntry{};
     d.evictions++;
+    d.liveEntries--;
   }
   if (s < 0) {
     d.fullEvents++;
@@ -204,6 +203,8 @@ void SmCore::darsieProbe(int slot, int& skips) {
     d.freelistSyncs++;
   }
   d.elections++;
+  d.liveEntries++;
+  d.occupancyMax = std::max(d.occupancyMax, static_cast<uint64_t>(db.table.occupancy()));
   decide(s);
 }
 
@@ -359,7 +360,7 @@ void SmCore::darsieLeave(int slot) {
     d.leaves++;
   }
   DarsieWarp& dw = d.warps[slot];
-  dw.decidedPc = ~0u;
+  if (dw.decidedEntry < 0) dw.decidedPc = ~0u;  // a lead already decided is still fetched and led
   if (dw.pendingLeads > 0) {
     dw.leavePending = true;
   } else {
@@ -468,6 +469,7 @@ void SmCore::darsieSweep(int b) {
     if (!x.stale && (x.arrived & db.majority) != db.majority) continue;
     db.pool.release(x.phys);
     x = darsie::SkipEntry{};
+    darsie_->liveEntries--;
   }
 }
 

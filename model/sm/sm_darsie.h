@@ -48,6 +48,7 @@ struct DarsieState {
   std::vector<DarsieWarp> warps;                 // by slot
   std::vector<std::optional<DarsieBlock>> blocks;  // by block slot
   unsigned rr = 0;                               // skipper's round-robin start
+  uint64_t liveEntries = 0;                      // skip-table entries in use, all blocks
   // statistics
   uint64_t skipped = 0, skippedUniform = 0, skippedAffine = 0, skippedUnstructured = 0;
   uint64_t elections = 0, leaderWbWaits = 0, lapWaits = 0, privateExec = 0;
