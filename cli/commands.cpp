@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "cli/bench.h"
+#include "cli/compare.h"
+#include "cli/darsie_storage.h"
 #include "cli/emulate.h"
 #include "cli/results.h"
 #include "cli/scenario_run.h"
@@ -36,6 +38,10 @@ const char* kUsage =
     "                            run a scenario on the timing model (GPU, host driver,\n"
     "                            interconnect, DRAM over TLM-2.0): cycles, IPC, statistics,\n"
     "                            checks (equals_interpreter compares with the interpreter)\n"
+    "  compare SCENARIO.yaml [--mechanisms baseline,darsie] [--config FILE.ini]\n"
+    "          [--set key=value]... [--json OUT] [--jobs N]\n"
+    "                            run a scenario once per mechanism (one child process each):\n"
+    "                            cycles, speedup, fetched/executed/skipped, checks side by side\n"
     "  bench [--sms 1,28] [--size 256] [--repeat 3] [--json OUT]\n"
     "                            simulation speed on the tiled matmul: interpreter and timing\n"
     "                            model (one child process per SM count)\n"
@@ -45,7 +51,10 @@ const char* kUsage =
     "  disasm KERNEL.bin         disassemble a kernel binary\n"
     "  workloads                 list the workloads and their options\n"
     "  params [--config FILE.ini] [--set key=value]...\n"
-    "                            every machine parameter: value, default, unit, meaning\n";
+    "                            every machine parameter: value, default, unit, meaning\n"
+    "  darsie-storage [--config FILE.ini] [--set key=value]... [--pc-bits N] [--named-reg-bits N]\n"
+    "                 [--tag-bits N] [--version-bits N] [--warps-per-tb N] [--json OUT]\n"
+    "                            DARSIE's storage per SM (Sec. 6.3): skip table, masks, rename\n";
 
 // "32,32" or "32,32,1" -> Dim3; throws std::invalid_argument naming the option.
 isa::Dim3 parseDim3(const std::string& text, const char* option) {
@@ -257,7 +266,9 @@ int run(int argc, char** argv) {
     if (cmd == "bench") return cmdBench(rest);
     if (cmd == "workloads") return cmdWorkloads();
     if (cmd == "params") return cmdParams(rest);
-    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, bench, asm, disasm, workloads, params; see simtlm --help)\n";
+    if (cmd == "compare") return cmdCompare(rest);
+    if (cmd == "darsie-storage") return cmdDarsieStorage(rest);
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, bench, asm, disasm, workloads, params, darsie-storage; see simtlm --help)\n";
     return 2;
   } catch (const InputError& e) {
     std::cerr << e.what() << "\n";

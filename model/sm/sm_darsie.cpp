@@ -251,6 +251,7 @@ void SmCore::darsieRetireSkips(int slot) {
       e.darsieEntry = -1;
       w.ibuf.unskipFront();
       d.unskipped++;
+      fetched_++;  // it has to be fetched after all
       opEvents_++;
       return darsieSweep(w.block);
     }

@@ -20,7 +20,7 @@ TEST_P(ShippedScenario, Passes) {
 
   nlohmann::json j = scenario::toJson(r);
   EXPECT_EQ(j["scenario"]["name"], s.name);
-  EXPECT_EQ(j["mechanism"], "baseline");
+  EXPECT_EQ(j["mechanism"], s.mechanism);
   EXPECT_TRUE(j["config"].contains("sm.num_warps"));
   EXPECT_EQ(j["checks"].size(), s.checks.size());
   EXPECT_EQ(j["result"], "passed");

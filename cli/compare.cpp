@@ -1,0 +1,247 @@
+#include "cli/compare.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "cli/results.h"
+#include "cli/scenario.h"
+#include "cli/scenario_run.h"
+#include "cli/subprocess.h"
+
+namespace po = boost::program_options;
+
+namespace simtlm::cli {
+namespace {
+
+struct Summary {
+  std::string mechanism;
+  ChildResult child;
+  bool haveJson = false, passed = false;
+  double cycles = 0, fetched = 0, executed = 0, skipped = 0, branchStall = 0, syncStall = 0, seconds = 0;
+  int checksPassed = 0, checks = 0;
+  nlohmann::json checkList = nlohmann::json::array();
+  std::string error;  // the run's own error (fault, deadlock), from its JSON
+};
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(item);
+  return out;
+}
+
+// Sum of every per-SM statistic `smN.<suffix>` (0 when there is none).
+double sumPerSm(const nlohmann::json& stats, const std::string& suffix) {
+  double sum = 0;
+  for (auto it = stats.begin(); it != stats.end(); ++it) {
+    const std::string& k = it.key();
+    if (k.rfind("sm", 0) != 0 || !it->is_number()) continue;
+    size_t i = 2;
+    while (i < k.size() && std::isdigit(static_cast<unsigned char>(k[i]))) ++i;
+    if (i == 2 || i >= k.size() || k[i] != '.' || k.compare(i + 1, std::string::npos, suffix) != 0) continue;
+    sum += it->get<double>();
+  }
+  return sum;
+}
+
+void readJson(Summary& s, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return;
+  nlohmann::json j;
+  try { j = nlohmann::json::parse(in); } catch (const std::exception&) { return; }
+  const nlohmann::json& st = j["stats"];
+  s.haveJson = true;
+  s.passed = j.value("result", "") == "passed";
+  s.cycles = st.value("gpu.cycles", 0.0);
+  s.fetched = sumPerSm(st, "frontend.fetched");
+  s.executed = sumPerSm(st, "issue.warp_instructions");
+  s.skipped = sumPerSm(st, "darsie.skipped");
+  s.branchStall = sumPerSm(st, "darsie.branch_stall_cycles");
+  s.syncStall = s.branchStall + sumPerSm(st, "issue.stall.sync");
+  s.seconds = j["host"].value("seconds", 0.0);
+  if (j.contains("error")) s.error = j["error"].get<std::string>();
+  for (const auto& c : j["checks"]) {
+    s.checks++;
+    s.checksPassed += c.value("status", "") == "passed";
+    s.checkList.push_back(c);
+  }
+}
+
+// The lines of a failed child's output that say why (errors, failed checks), else its tail.
+std::string whyFailed(const Summary& s) {
+  std::stringstream in(s.child.output);
+  std::string line, why, tail;
+  std::vector<std::string> all;
+  while (std::getline(in, line)) {
+    all.push_back(line);
+    if (line.find("error") != std::string::npos || line.find("FAILED") != std::string::npos) why += "  " + line + "\n";
+  }
+  if (!why.empty()) return why;
+  for (size_t i = all.size() > 5 ? all.size() - 5 : 0; i < all.size(); ++i) tail += "  " + all[i] + "\n";
+  return tail.empty() ? "  (no output)\n" : tail;
+}
+
+std::string num(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f", v);
+  return b;
+}
+
+void printTable(const std::vector<Summary>& rows, const Summary& ref) {
+  size_t w = 14;
+  for (const auto& r : rows) w = std::max(w, r.mechanism.size() + 2);
+  auto line = [&](const std::string& label, auto cell) {
+    std::printf("  %-26s", label.c_str());
+    for (const auto& r : rows) std::printf("%*s", static_cast<int>(w), r.haveJson ? cell(r).c_str() : "-");
+    std::printf("\n");
+  };
+  line("", [](const Summary& r) { return r.mechanism; });
+  line("cycles", [](const Summary& r) { return num(r.cycles); });
+  line("speedup vs " + ref.mechanism, [&](const Summary& r) {
+    char b[32];
+    if (!ref.haveJson || r.cycles <= 0) return std::string("-");
+    std::snprintf(b, sizeof b, "%.3fx", ref.cycles / r.cycles);
+    return std::string(b);
+  });
+  line("fetched (warp instr)", [](const Summary& r) { return num(r.fetched); });
+  line("executed (issued)", [](const Summary& r) { return num(r.executed); });
+  line("skipped", [](const Summary& r) { return num(r.skipped); });
+  line("executed reduction", [&](const Summary& r) {
+    char b[32];
+    if (!ref.haveJson || ref.executed <= 0) return std::string("-");
+    std::snprintf(b, sizeof b, "%.1f%%", 100.0 * (1.0 - r.executed / ref.executed));
+    return std::string(b);
+  });
+  line("DARSIE sync stall cycles", [](const Summary& r) { return num(r.syncStall); });
+  line("checks", [](const Summary& r) {
+    return std::string(r.passed ? "PASSED " : "FAILED ") + std::to_string(r.checksPassed) + "/" + std::to_string(r.checks);
+  });
+  line("host seconds", [](const Summary& r) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.2f", r.seconds);
+    return std::string(b);
+  });
+}
+
+nlohmann::json summaryJson(const Summary& r, const Summary& ref) {
+  nlohmann::json j = {{"mechanism", r.mechanism}, {"exit_code", r.child.exitCode},
+                      {"result", r.haveJson ? (r.passed ? "passed" : "failed") : "error"}};
+  if (!r.haveJson) {
+    j["message"] = r.child.output;
+    return j;
+  }
+  j["cycles"] = r.cycles;
+  j["speedup"] = ref.haveJson && r.cycles > 0 ? nlohmann::json(ref.cycles / r.cycles) : nlohmann::json();
+  j["fetched"] = r.fetched;
+  j["executed"] = r.executed;
+  j["skipped"] = r.skipped;
+  j["executed_reduction_percent"] =
+      ref.haveJson && ref.executed > 0 ? nlohmann::json(100.0 * (1.0 - r.executed / ref.executed)) : nlohmann::json();
+  j["sync_stall_cycles"] = r.syncStall;
+  j["darsie_branch_stall_cycles"] = r.branchStall;
+  j["issue_stall_sync_cycles"] = r.syncStall - r.branchStall;
+  j["checks"] = r.checkList;
+  j["host_seconds"] = r.seconds;
+  if (!r.error.empty()) j["error"] = r.error;
+  if (r.child.exitCode != 0) j["message"] = whyFailed(r);
+  return j;
+}
+
+}  // namespace
+
+int cmdCompare(const std::vector<std::string>& args) {
+  po::options_description desc("compare");
+  desc.add_options()("scenario", po::value<std::string>()->required(), "scenario file (.yaml)")(
+      "mechanisms", po::value<std::string>()->default_value("baseline,darsie"), "comma-separated mechanisms")(
+      "config", po::value<std::string>(), "machine configuration instead of the scenario's")(
+      "set", po::value<std::vector<std::string>>()->composing(), "override key=value after the scenario's")(
+      "json", po::value<std::string>(), "write every mechanism's summary as JSON")(
+      "jobs", po::value<int>()->default_value(1), "child processes at once, 1..64");
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+  po::notify(vm);
+  const std::string file = vm["scenario"].as<std::string>();
+  auto endsWith = [&](const std::string& x) {
+    return file.size() > x.size() && file.compare(file.size() - x.size(), x.size(), x) == 0;
+  };
+  if (!endsWith(".yaml") && !endsWith(".yml"))
+    throw std::invalid_argument("compare: '" + file + "' is not a scenario file (.yaml); see docs/scenarios.md");
+  const int jobs = vm["jobs"].as<int>();
+  if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs " + std::to_string(jobs) + " is outside [1, 64]");
+  const std::vector<std::string> mechanisms = splitList(vm["mechanisms"].as<std::string>());
+  const auto known = scenario::knownMechanisms();
+  std::string knownText;
+  for (const auto& k : known) knownText += (knownText.empty() ? "" : ", ") + k;
+  if (mechanisms.empty()) throw std::invalid_argument("--mechanisms: expected a list such as baseline,darsie");
+  for (size_t i = 0; i < mechanisms.size(); ++i) {
+    if (std::find(known.begin(), known.end(), mechanisms[i]) == known.end())
+      throw std::invalid_argument("--mechanisms: unknown mechanism '" + mechanisms[i] + "' (known: " + knownText + ")");
+    if (std::find(mechanisms.begin(), mechanisms.begin() + static_cast<long>(i), mechanisms[i]) != mechanisms.begin() + static_cast<long>(i))
+      throw std::invalid_argument("--mechanisms: '" + mechanisms[i] + "' is listed twice");
+  }
+  // Validate the scenario and the overrides here: one clear error instead of one per child.
+  scenario::Overrides o;
+  if (vm.count("config")) o.configFile = vm["config"].as<std::string>();
+  if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
+  scenario::Scenario s = scenario::loadScenario(file);
+  scenario::applyOverrides(s, o);
+
+  const std::string dir = std::filesystem::temp_directory_path().string() + "/simtlm-compare-" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::vector<Summary> rows(mechanisms.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < rows.size(); i = next++) {
+      Summary& r = rows[i];
+      r.mechanism = mechanisms[i];
+      const std::string json = dir + "/" + r.mechanism + ".json";
+      std::vector<std::string> a = {"run", file, "--mechanism", r.mechanism, "--json", json};
+      if (!o.configFile.empty()) a.insert(a.end(), {"--config", o.configFile});
+      for (const auto& kv : o.sets) a.insert(a.end(), {"--set", kv});
+      r.child = runSelf(a);
+      readJson(r, json);
+    }
+  };
+  std::cout << "simtlm compare: scenario " << s.name << " (" << file << "), " << mechanisms.size()
+            << " mechanisms, one child process each" << std::endl;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < std::min<int>(jobs, static_cast<int>(rows.size())); ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  std::filesystem::remove_all(dir);
+
+  const auto refIt = std::find_if(rows.begin(), rows.end(), [](const Summary& r) { return r.mechanism == "baseline"; });
+  const Summary& ref = refIt != rows.end() ? *refIt : rows.front();
+  printTable(rows, ref);
+  std::fflush(stdout);
+
+  bool ok = true;
+  nlohmann::json j = {{"command", "compare"}, {"scenario", {{"name", s.name}, {"file", file}}},
+                      {"reference", ref.mechanism}, {"config_file", o.configFile}, {"config_set", o.sets}};
+  j["mechanisms"] = nlohmann::json::array();
+  for (const auto& r : rows) {
+    j["mechanisms"].push_back(summaryJson(r, ref));
+    if (r.child.exitCode == 0 && r.passed) continue;
+    ok = false;
+    std::cerr << "simtlm: error: compare: mechanism " << r.mechanism << " failed (exit code " << r.child.exitCode
+              << "):\n" << whyFailed(r);
+  }
+  j["result"] = ok ? "passed" : "failed";
+  if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), j);
+  if (ok) std::cout << "compare " << s.name << ": every mechanism PASSED every check\n";
+  return ok ? 0 : 1;
+}
+
+}  // namespace simtlm::cli
