@@ -209,12 +209,22 @@ void SmCore::darsieProbe(int slot, int& skips) {
 }
 
 // Fetch delivered an instruction into the warp's I-buffer.
+// A warp that executes a TB-redundant instance itself passes it here: if a leader created an
+// entry for that instance after the warp's decision, the warp counts as arrived there.
 void SmCore::darsieDelivered(int slot, IBufferEntry& e) {
   DarsieWarp& dw = darsie_->warps[slot];
-  dw.fetchPos++;
+  const uint64_t pos = dw.fetchPos++;
   if (e.pc != dw.decidedPc) return;
   e.darsieEntry = static_cast<int16_t>(dw.decidedEntry);
   dw.decidedPc = ~0u;
+  if (dw.decidedEntry >= 0) return;
+  const Warp& w = warps_[slot];
+  DarsieBlock& db = *darsie_->blocks[w.block];
+  const int x = db.table.find(e.pc);
+  if (x >= 0 && db.table[x].instance == pos) {
+    db.table[x].arrived |= bitOf(w.indexInBlock);
+    darsieSweep(w.block);
+  }
 }
 
 // A flush drops what was fetched after the issue point: skips in it are undone.

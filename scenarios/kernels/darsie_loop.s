@@ -1,4 +1,5 @@
-// DARSIE scenario 3 (scenarios/darsie_03_loop_versions.yaml): a loop whose body holds
+// DARSIE scenarios 3 and 12 (scenarios/darsie_03_loop_versions.yaml,
+// darsie_12_small_table_loop.yaml): a loop whose body holds
 // TB-redundant instructions. Each iteration writes new versions of r4, r5 and r6; followers
 // skip each instance and read the leader's version of that iteration, and versions no warp
 // reads any more go back to the freelist.
