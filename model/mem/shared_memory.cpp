@@ -15,6 +15,12 @@ SharedMemory::SharedMemory(const config::GpuConfig::Shared& cfg, unsigned warp_s
       warp_size_ == 0 || warp_size_ > kMaxLanes)
     throw std::invalid_argument("SharedMemory: banks, bank_width > 0, warp_size 1..32");
   row_ = static_cast<unsigned>(cfg_.banks * cfg_.bank_width);
+  laneMask_ = warp_size_ == 32 ? ~0u : (1u << warp_size_) - 1;
+  wordBanks_ = cfg_.bank_width % 4 == 0 && cfg_.banks <= 128;
+  const auto pow2 = [](unsigned v) { return (v & (v - 1)) == 0; };
+  rowShift_ = wordBanks_ && pow2(row_) && pow2(static_cast<unsigned>(cfg_.banks))
+                  ? __builtin_ctz(row_)
+                  : -1;
   storage_.assign(static_cast<std::size_t>(cfg_.size), 0);
   regions_.resize(slots);
   stats.add("accesses", accesses_, "accesses", "warp shared-memory accesses");
@@ -57,46 +63,67 @@ std::uint32_t SharedMemory::freeBytes() const {
 }
 
 unsigned SharedMemory::conflictDegree(const std::uint32_t* address, std::uint32_t mask) const {
+  const std::uint32_t lanes = mask & laneMask_;
+  return degree(address, lanes, addressBits(address, lanes));
+}
+
+SharedMemory::AddressBits SharedMemory::addressBits(const std::uint32_t* address,
+                                                    std::uint32_t lanes) const {
+  AddressBits bits;
+  forEachLane(lanes, [&](unsigned l) {
+    bits.any |= address[l];
+    bits.all &= address[l];
+  });
+  return bits;
+}
+
+unsigned SharedMemory::degree(const std::uint32_t* address, std::uint32_t lanes,
+                              AddressBits bits) const {
+  if (lanes == 0) return 0;
+  const bool aligned = (bits.any & 3u) == 0;
+  // The common conflict-free accesses (consecutive words, a broadcast) stay within one bank
+  // row: each distinct word is then in its own bank.
+  if (aligned && rowShift_ >= 0 && ((bits.any ^ bits.all) >> rowShift_) == 0) return 1;
+  if (aligned && wordBanks_) return wordDegree(address, lanes);
+  return generalDegree(address, lanes);
+}
+
+// Aligned 4-byte lanes, each in one bank word: per bank, a list of the distinct bank words
+// asked for (lanes linked through next[]); the degree is the longest list.
+unsigned SharedMemory::wordDegree(const std::uint32_t* address, std::uint32_t lanes) const {
   const auto w = static_cast<unsigned>(cfg_.bank_width);
   const auto banks = static_cast<unsigned>(cfg_.banks);
-  // Fast path (every access of a run goes through here): 4-byte aligned words in banks of a
-  // multiple of 4 bytes lie in one bank word each. Per bank, a list of the distinct bank words
-  // asked for (lanes linked through next[]); the degree is the longest list.
-  if (w % 4 == 0 && banks <= 128) {
-    std::array<std::int8_t, 128> head;
-    std::array<std::int8_t, kMaxLanes> next;
-    std::array<std::uint32_t, kMaxLanes> word;
-    std::array<std::uint8_t, 128> count;
-    std::fill_n(head.begin(), banks, std::int8_t{-1});
-    std::fill_n(count.begin(), banks, std::uint8_t{0});
-    const bool pow2 = !(w & (w - 1)) && !(banks & (banks - 1));
-    const unsigned wShift = static_cast<unsigned>(__builtin_ctz(w));
-    unsigned degree = 0;
-    bool aligned = true;
-    for (std::uint32_t m = mask & (warp_size_ == 32 ? ~0u : (1u << warp_size_) - 1); m && aligned; m &= m - 1) {
-      const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
-      if (address[l] & 3u) {
-        aligned = false;
-        break;
-      }
-      const std::uint32_t u = pow2 ? address[l] >> wShift : address[l] / w;
-      const unsigned b = pow2 ? u & (banks - 1) : u % banks;
-      int j = head[b];
-      while (j >= 0 && word[j] != u) j = next[j];
-      if (j >= 0) continue;  // same bank word as an earlier lane: broadcast
-      word[l] = u;
-      next[l] = head[b];
-      head[b] = static_cast<std::int8_t>(l);
-      degree = std::max<unsigned>(degree, ++count[b]);
-    }
-    if (aligned) return degree;
+  std::array<std::int8_t, 128> head;
+  std::array<std::int8_t, kMaxLanes> next;
+  std::array<std::uint32_t, kMaxLanes> word;
+  std::array<std::uint8_t, 128> count;
+  std::fill_n(head.begin(), banks, std::int8_t{-1});
+  std::fill_n(count.begin(), banks, std::uint8_t{0});
+  unsigned degree = 0;
+  for (std::uint32_t m = lanes; m; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+    const std::uint32_t u = address[l] / w;
+    const unsigned b = u % banks;
+    int j = head[b];
+    while (j >= 0 && word[j] != u) j = next[j];
+    if (j >= 0) continue;  // same bank word as an earlier lane: broadcast
+    word[l] = u;
+    next[l] = head[b];
+    head[b] = static_cast<std::int8_t>(l);
+    degree = std::max<unsigned>(degree, ++count[b]);
   }
-  // General case: (bank, bank word) pairs; a 4-byte access spans several banks when
-  // bank_width < 4 (or is misaligned).
+  return degree;
+}
+
+// Any bank width and alignment: (bank, bank word) pairs; a 4-byte access spans several banks
+// when bank_width < 4 (or is misaligned).
+unsigned SharedMemory::generalDegree(const std::uint32_t* address, std::uint32_t lanes) const {
+  const auto w = static_cast<unsigned>(cfg_.bank_width);
+  const auto banks = static_cast<unsigned>(cfg_.banks);
   std::array<std::pair<unsigned, std::uint32_t>, kMaxLanes * 4> keys;
   unsigned n = 0;
-  for (unsigned l = 0; l < warp_size_; ++l) {
-    if (!(mask >> l & 1u)) continue;
+  for (std::uint32_t m = lanes; m; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
     for (std::uint32_t u = address[l] / w; u <= (address[l] + 3) / w && n < keys.size(); ++u)
       keys[n++] = {u % banks, u};
   }
@@ -124,41 +151,70 @@ void SharedMemory::accept(const SharedRequest& rq, std::uint64_t cycle) {
   if (rq.slot >= regions_.size() || !regions_[rq.slot].used)
     throw std::logic_error("SharedMemory::accept: slot has no region");
   now_ = std::max(now_, cycle);
-  const unsigned degree = std::max(1u, conflictDegree(rq.address.data(), rq.mask));
+  const std::uint32_t lanes = rq.mask & laneMask_;
+  const AddressBits bits = addressBits(rq.address.data(), lanes);
+  const unsigned degree = std::max(1u, this->degree(rq.address.data(), lanes, bits));
   ++accesses_;
   conflicts_ += degree - 1;
   busy_until_ = cycle + degree;
 
   const std::uint64_t ready = cycle + static_cast<std::uint64_t>(cfg_.latency) + degree - 1;
-  pending_.push_back(Pending{ready, {}, {}});
-  Pending& p = pending_.back();
+  Pending& p = pending_.push_back(Pending{ready, {}, {}});
   SharedResponse& r = p.response;
   r.tag = rq.tag;
   r.kind = rq.kind;
   r.mask = rq.mask;
   r.degree = degree;
   const Region& reg = regions_[rq.slot];
-  for (unsigned l = 0; l < warp_size_; ++l) {
-    if (!(rq.mask >> l & 1u)) continue;
+  // The lanes before the first faulting one (lane order) take effect; the fault ends the access.
+  const std::uint32_t bad = faultingLanes(rq.address.data(), lanes, bits, reg.bytes);
+  const std::uint32_t performed = bad ? lanes & ((1u << __builtin_ctz(bad)) - 1) : lanes;
+  if (bad) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctz(bad));
     const std::uint32_t a = rq.address[l];
-    if ((a & 3u) || std::uint64_t{a} + 4 > reg.bytes) {
-      r.ok = false;
-      r.fault_lane = static_cast<int>(l);
-      r.fault_address = a;
-      r.error = (a & 3u) ? "misaligned 32-bit access" : "shared memory access out of bounds";
+    r.ok = false;
+    r.fault_lane = static_cast<int>(l);
+    r.fault_address = a;
+    r.error = (a & 3u) ? "misaligned 32-bit access" : "shared memory access out of bounds";
+  }
+  lane_accesses_ += static_cast<std::uint64_t>(__builtin_popcount(performed));
+  perform(rq, performed, storage_.data() + reg.base, p.data.data());
+}
+
+// Lanes whose 4-byte access is misaligned or leaves the region's first `bytes` bytes. No lane
+// does when the addresses are aligned and even their bitwise OR (at least the largest) fits.
+std::uint32_t SharedMemory::faultingLanes(const std::uint32_t* address, std::uint32_t lanes,
+                                          AddressBits bits, std::uint32_t bytes) const {
+  if ((bits.any & 3u) == 0 && std::uint64_t{bits.any} + 4 <= bytes) return 0;
+  std::uint32_t bad = 0;
+  for (std::uint32_t m = lanes; m; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+    if ((address[l] & 3u) || std::uint64_t{address[l]} + 4 > bytes) bad |= 1u << l;
+  }
+  return bad;
+}
+
+// The lanes' loads, stores or atomics on the region at `region`, in lane order; `old` receives
+// each lane's word before the access.
+void SharedMemory::perform(const SharedRequest& rq, std::uint32_t lanes, std::uint8_t* region,
+                           std::uint32_t* old) const {
+  switch (rq.kind) {
+    case SharedRequest::Kind::Load:
+      forEachLane(lanes, [&](unsigned l) { std::memcpy(&old[l], region + rq.address[l], 4); });
       break;
-    }
-    ++lane_accesses_;
-    std::uint8_t* m = &storage_[reg.base + a];
-    std::uint32_t old;
-    std::memcpy(&old, m, 4);
-    p.data[l] = old;
-    if (rq.kind == SharedRequest::Kind::Store) {
-      std::memcpy(m, &rq.b[l], 4);
-    } else if (rq.kind == SharedRequest::Kind::Atomic) {
-      const std::uint32_t nw = isa::evalLane(rq.op, old, rq.b[l], rq.c[l]);
-      std::memcpy(m, &nw, 4);
-    }
+    case SharedRequest::Kind::Store:
+      forEachLane(lanes, [&](unsigned l) {
+        std::memcpy(&old[l], region + rq.address[l], 4);
+        std::memcpy(region + rq.address[l], &rq.b[l], 4);
+      });
+      break;
+    case SharedRequest::Kind::Atomic:
+      forEachLane(lanes, [&](unsigned l) {
+        std::memcpy(&old[l], region + rq.address[l], 4);
+        const std::uint32_t nw = isa::evalLane(rq.op, old[l], rq.b[l], rq.c[l]);
+        std::memcpy(region + rq.address[l], &nw, 4);
+      });
+      break;
   }
 }
 

@@ -15,10 +15,10 @@
 #include "model/common/config.h"
 #include "model/common/stats.h"
 #include "model/mem/atomic_extension.h"
+#include "model/mem/fifo.h"
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <vector>
 
@@ -90,12 +90,44 @@ class SharedMemory {
     std::array<std::uint32_t, kMaxLanes> data;
   };
 
+  // Bits common to the addresses of a set of lanes: `any` has a bit set by some lane, `all`
+  // the bits every lane sets. One pass that serves the quick tests of accept().
+  struct AddressBits {
+    std::uint32_t any = 0, all = ~0u;
+  };
+  AddressBits addressBits(const std::uint32_t* address, std::uint32_t lanes) const;
+  unsigned degree(const std::uint32_t* address, std::uint32_t lanes, AddressBits bits) const;
+  unsigned wordDegree(const std::uint32_t* address, std::uint32_t lanes) const;
+  unsigned generalDegree(const std::uint32_t* address, std::uint32_t lanes) const;
+  std::uint32_t faultingLanes(const std::uint32_t* address, std::uint32_t lanes, AddressBits bits,
+                              std::uint32_t bytes) const;
+  void perform(const SharedRequest& rq, std::uint32_t lanes, std::uint8_t* region,
+               std::uint32_t* old) const;
+  // fn(lane) for each of `lanes` in lane order; a plain loop when every lane of the warp takes
+  // part (the usual case, and the cheapest walk).
+  template <class Fn>
+  void forEachLane(std::uint32_t lanes, Fn&& fn) const {
+    if (lanes == laneMask_) {
+      for (unsigned l = 0; l < warp_size_; ++l) fn(l);
+      return;
+    }
+    for (std::uint32_t m = lanes; m; m &= m - 1) fn(static_cast<unsigned>(__builtin_ctz(m)));
+  }
+
   config::GpuConfig::Shared cfg_;
   unsigned warp_size_, row_;
+  std::uint32_t laneMask_;  // the lanes a warp has
+  // Bank arithmetic, fixed by the configuration. wordBanks_: every aligned 4-byte word lies in
+  // one bank word (bank_width a multiple of 4) and the banks fit wordDegree's tables.
+  // rowShift_: log2 of a bank row's bytes when bank_width and banks are powers of two (then
+  // aligned lanes that agree on every address bit from rowShift_ up sit in one row, each
+  // distinct word in its own bank), otherwise -1.
+  bool wordBanks_;
+  int rowShift_;
   Respond respond_;
   std::vector<std::uint8_t> storage_;
   std::vector<Region> regions_;
-  std::deque<Pending> pending_;
+  Fifo<Pending> pending_;  // in accept order, which is also answer order
   std::uint64_t now_ = 0, busy_until_ = 0;
   mutable std::uint64_t last_stall_ = ~std::uint64_t{0};
   stats::Counter accesses_, lane_accesses_, conflicts_;

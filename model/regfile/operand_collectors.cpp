@@ -11,22 +11,34 @@ OperandCollectors::OperandCollectors(const config::GpuConfig::RegFile& cfg, Bank
       bankPorts_(static_cast<uint32_t>(cfg.bank_ports)),
       collectorPorts_(static_cast<uint32_t>(cfg.collector_ports)),
       mapping_(mapping),
+      bankShift_(cfg.banks > 0 && (cfg.banks & (cfg.banks - 1)) == 0
+                     ? __builtin_ctz(static_cast<unsigned>(cfg.banks))
+                     : -1),
       collectors_(static_cast<size_t>(std::max(cfg.collectors, 0))),
+      free_(collectors_.size()),
+      readingSet_(collectors_.size()),
       portsLeft_(banks_),
       bankStats_(banks_) {
   if (cfg.banks < 1 || cfg.bank_ports < 1 || cfg.collectors < 1 || cfg.collector_ports < 1)
     throw std::invalid_argument("operand collectors: banks, bank_ports, collectors and "
                                 "collector_ports must be at least 1");
+  for (uint32_t i = 0; i < collectors_.size(); ++i) free_.set(i);
   readyOrder_.reserve(collectors_.size());
   readyOut_.reserve(collectors_.size());
 }
 
+int OperandCollectors::CollectorSet::lowest() const {
+  for (size_t w = 0; w < words_.size(); ++w)
+    if (words_[w] != 0) return static_cast<int>(w * 64 + __builtin_ctzll(words_[w]));
+  return -1;
+}
+
 CollectorId OperandCollectors::accept(Tag tag, const Sources& sources, uint64_t cycle) {
   if (!canAccept()) throw std::logic_error("operand collectors: accept() with none free");
-  uint32_t i = 0;
-  while (collectors_[i].busy) ++i;
+  const uint32_t i = static_cast<uint32_t>(free_.lowest());
   Collector& col = collectors_[i];
   col.busy = true;
+  free_.clear(i);
   col.tag = tag;
   col.seq = seq_++;
   col.acceptCycle = cycle;
@@ -34,10 +46,12 @@ CollectorId OperandCollectors::accept(Tag tag, const Sources& sources, uint64_t 
   for (PhysReg p : sources) col.pending[col.npending++] = p;
   ++busy_;
   ++c_.accepted;
-  if (col.npending == 0)
+  if (col.npending == 0) {
     becomeReady(i, cycle + 2);
-  else
+  } else {
     ++reading_;
+    readingSet_.set(i);
+  }
   return CollectorId{i};
 }
 
@@ -47,9 +61,11 @@ void OperandCollectors::becomeReady(uint32_t i, uint64_t readyAt) {
   Collector& col = collectors_[i];
   col.readyAt = readyAt;
   c_.readCycles += readyAt - 1 - col.acceptCycle;
-  auto pos = std::upper_bound(readyOrder_.begin(), readyOrder_.end(), col.seq,
-                              [this](uint64_t s, uint32_t j) { return s < collectors_[j].seq; });
-  readyOrder_.insert(pos, i);
+  // After every older ready instruction; searched from the back, where younger instructions
+  // (the usual case) go.
+  auto pos = readyOrder_.end();
+  while (pos != readyOrder_.begin() && (pos - 1)->seq > col.seq) --pos;
+  readyOrder_.insert(pos, Queued{{CollectorId{i}, col.tag}, col.seq, readyAt});
 }
 
 bool OperandCollectors::tick(uint64_t cycle) {
@@ -60,7 +76,7 @@ bool OperandCollectors::tick(uint64_t cycle) {
   // Writebacks first, in request order; one that finds its bank's ports taken waits.
   size_t kept = 0;
   for (PhysReg p : writes_) {
-    uint32_t b = index(bank(p));
+    const uint32_t b = bankIndex(p);
     if (portsLeft_[b] > 0) {
       --portsLeft_[b];
       ++c_.writes;
@@ -78,51 +94,57 @@ bool OperandCollectors::tick(uint64_t cycle) {
   return readSome || !written_.empty();
 }
 
+// Collectors in round-robin order from rr_; only those with operands left to read take part.
 bool OperandCollectors::grantReads(uint64_t cycle) {
-  const uint32_t n = static_cast<uint32_t>(collectors_.size());
   int64_t firstGranted = -1;
-  uint32_t left = reading_;  // collectors with operands to read: stop after the last
-  for (uint32_t k = 0, i = rr_; k < n && left > 0; ++k, i = i + 1 == n ? 0 : i + 1) {
+  readingSet_.forEachFrom(rr_, [&](uint32_t i) {
     Collector& col = collectors_[i];
-    if (!col.busy || col.npending == 0) continue;
-    --left;
-    if (col.acceptCycle >= cycle) continue;
-    uint32_t ports = collectorPorts_;
-    uint8_t kept = 0;
-    for (uint8_t j = 0; j < col.npending; ++j) {
-      const PhysReg p = col.pending[j];
-      if (ports == 0) {  // the collector's own ports are used: not a bank request this cycle
-        col.pending[kept++] = p;
-        continue;
-      }
-      const uint32_t b = index(bank(p));
-      if (portsLeft_[b] > 0) {
-        --portsLeft_[b];
-        --ports;
-        ++c_.reads;
-        ++bankStats_[b].reads;
-      } else {
-        ++c_.conflicts;
-        ++bankStats_[b].conflicts;
-        col.pending[kept++] = p;
-      }
-    }
-    if (kept < col.npending && firstGranted < 0) firstGranted = i;
-    col.npending = kept;
-    if (kept == 0) {
+    if (col.acceptCycle >= cycle) return;  // accepted this cycle: reads start next cycle
+    if (readOperands(col) && firstGranted < 0) firstGranted = i;
+    if (col.npending == 0) {
       --reading_;
+      readingSet_.clear(i);
       becomeReady(i, cycle + 1);
     }
-  }
+  });
   if (firstGranted < 0) return false;
-  rr_ = (static_cast<uint32_t>(firstGranted) + 1) % n;
+  rr_ = (static_cast<uint32_t>(firstGranted) + 1) % static_cast<uint32_t>(collectors_.size());
   return true;
+}
+
+// Up to collectorPorts_ of the collector's pending operands, in operand order, each if its
+// bank has a port left (otherwise a conflict); operands beyond the collector's ports make no
+// request this cycle.
+bool OperandCollectors::readOperands(Collector& col) {
+  uint32_t ports = collectorPorts_;
+  uint8_t kept = 0;
+  for (uint8_t j = 0; j < col.npending; ++j) {
+    const PhysReg p = col.pending[j];
+    if (ports == 0) {
+      col.pending[kept++] = p;
+      continue;
+    }
+    const uint32_t b = bankIndex(p);
+    if (portsLeft_[b] > 0) {
+      --portsLeft_[b];
+      --ports;
+      ++c_.reads;
+      ++bankStats_[b].reads;
+    } else {
+      ++c_.conflicts;
+      ++bankStats_[b].conflicts;
+      col.pending[kept++] = p;
+    }
+  }
+  const bool granted = kept < col.npending;
+  col.npending = kept;
+  return granted;
 }
 
 const std::vector<OperandCollectors::Ready>& OperandCollectors::readyToDispatch(uint64_t cycle) {
   readyOut_.clear();
-  for (uint32_t i : readyOrder_)
-    if (collectors_[i].readyAt <= cycle) readyOut_.push_back({CollectorId{i}, collectors_[i].tag});
+  for (const Queued& q : readyOrder_)
+    if (q.readyAt <= cycle) readyOut_.push_back(q.ready);
   return readyOut_;
 }
 
@@ -137,13 +159,19 @@ bool OperandCollectors::dispatch(CollectorId id, uint64_t cycle, bool unitFree) 
     ++c_.dispatchStalls;
     return false;
   }
+  release(i, cycle);
+  readyOrder_.erase(std::find_if(readyOrder_.begin(), readyOrder_.end(),
+                                 [i](const Queued& q) { return index(q.ready.id) == i; }));
+  return true;
+}
+
+void OperandCollectors::release(uint32_t i, uint64_t cycle) {
   Collector& col = collectors_[i];
   col.busy = false;
+  free_.set(i);
   --busy_;
   ++c_.dispatched;
   c_.residency += cycle - col.acceptCycle;
-  readyOrder_.erase(std::find(readyOrder_.begin(), readyOrder_.end(), i));
-  return true;
 }
 
 void OperandCollectors::registerStats(stats::Group g) {

@@ -55,6 +55,16 @@ class OperandCollectors {
   // if the collector's instruction is not dispatchable in `cycle`.
   bool dispatch(CollectorId id, uint64_t cycle, bool unitFree);
 
+  // The same walk without building a list, for the SM's every cycle: visit(const Ready&) is
+  // called for each instruction dispatchable in `cycle`, oldest accepted first, and returns
+  // Offer::Take (its collector is freed, then take(const Ready&) is called: the instruction
+  // leaves for its unit), Offer::Refuse (a dispatch stall) or Offer::Skip (left as it is, not
+  // counted). visit and take must not call this object: the walk owns its list of ready
+  // collectors. Returns the number taken.
+  enum class Offer : uint8_t { Skip, Refuse, Take };
+  template <class Visit, class Take>
+  int dispatchReady(uint64_t cycle, Visit&& visit, Take&& take);
+
   // Registers written by the last tick() (for a scoreboard that releases on the write).
   const std::vector<PhysReg>& written() const { return written_; }
   size_t busyCollectors() const { return busy_; }
@@ -86,21 +96,96 @@ class OperandCollectors {
     std::array<PhysReg, kMaxSources> pending{};
     uint8_t npending = 0;
   };
-  bool grantReads(uint64_t cycle);  // true if any read was granted
+  // One bit per collector. The per-cycle walks (the lowest free collector, the collectors
+  // still reading in round-robin order) visit set bits only, not every collector.
+  class CollectorSet {
+   public:
+    explicit CollectorSet(size_t n) : words_((n + 63) / 64, 0) {}
+    void set(uint32_t i) { words_[i / 64] |= uint64_t{1} << (i % 64); }
+    void clear(uint32_t i) { words_[i / 64] &= ~(uint64_t{1} << (i % 64)); }
+    int lowest() const;  // -1 when empty
+    // visit(i) for each member i, in the order from, from + 1, ..., wrapping round to from - 1,
+    // as the set was on entry (visit may remove members).
+    template <class Visit>
+    void forEachFrom(uint32_t from, Visit&& visit) const;
+
+   private:
+    template <class Visit>
+    void visitWord(size_t w, uint64_t bits, Visit& visit) const {
+      for (; bits != 0; bits &= bits - 1)
+        visit(static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits))));
+    }
+    std::vector<uint64_t> words_;
+  };
+
+  // bank(p) as an index, without the divisions when the bank count is a power of two (the
+  // arbiter asks for every operand and writeback).
+  uint32_t bankIndex(PhysReg p) const {
+    if (bankShift_ < 0) return index(bank(p));
+    const uint32_t r = index(p), m = banks_ - 1;
+    return mapping_ == BankMapping::Interleaved ? r & m : (r + (r >> bankShift_)) & m;
+  }
+  bool grantReads(uint64_t cycle);    // true if any read was granted
+  bool readOperands(Collector& col);  // this cycle's reads of one collector; true if any granted
   void becomeReady(uint32_t i, uint64_t readyAt);
+  // The collector's instruction leaves for its unit (the caller removes it from readyOrder_).
+  void release(uint32_t i, uint64_t cycle);
 
   uint32_t banks_, bankPorts_, collectorPorts_;
   BankMapping mapping_;
+  int bankShift_;  // log2(banks_), or -1 when banks_ is not a power of two
   std::vector<Collector> collectors_;
-  size_t busy_ = 0, reading_ = 0;  // busy collectors; those with operands still to read
-  uint32_t rr_ = 0;                // round-robin priority: the collector looked at first
+  size_t busy_ = 0, reading_ = 0;   // busy collectors; those with operands still to read
+  CollectorSet free_, readingSet_;  // free collectors; those with operands still to read
+  uint32_t rr_ = 0;                 // round-robin priority: the collector looked at first
   uint64_t seq_ = 0;
   std::vector<uint32_t> portsLeft_;  // by bank, during tick()
   std::vector<PhysReg> writes_, written_;
-  std::vector<uint32_t> readyOrder_;  // ready collectors, by accept order
+  // Ready collectors by accept order, with what the dispatch walk reads of them, so that it
+  // does not touch the collectors it passes over.
+  struct Queued {
+    Ready ready;
+    uint64_t seq, readyAt;
+  };
+  std::vector<Queued> readyOrder_;
   std::vector<Ready> readyOut_;
   Counters c_;
   std::vector<BankCounters> bankStats_;
 };
+
+template <class Visit>
+void OperandCollectors::CollectorSet::forEachFrom(uint32_t from, Visit&& visit) const {
+  const size_t first = from / 64, n = words_.size();
+  const uint64_t below = (uint64_t{1} << (from % 64)) - 1;  // bits of `first` before `from`
+  visitWord(first, words_[first] & ~below, visit);
+  for (size_t w = first + 1; w < n; ++w) visitWord(w, words_[w], visit);
+  for (size_t w = 0; w < first; ++w) visitWord(w, words_[w], visit);
+  visitWord(first, words_[first] & below, visit);
+}
+
+template <class Visit, class Take>
+int OperandCollectors::dispatchReady(uint64_t cycle, Visit&& visit, Take&& take) {
+  int taken = 0;
+  // One pass over readyOrder_ that also drops the collectors taken (the order is kept).
+  size_t kept = 0;
+  for (size_t k = 0, n = readyOrder_.size(); k < n; ++k) {
+    const Queued& q = readyOrder_[k];
+    if (q.readyAt <= cycle) {
+      const Offer o = visit(q.ready);
+      if (o == Offer::Take) {
+        const Ready r = q.ready;
+        release(index(r.id), cycle);
+        ++taken;
+        take(r);
+        continue;
+      }
+      if (o == Offer::Refuse) ++c_.dispatchStalls;
+    }
+    if (kept != k) readyOrder_[kept] = q;
+    ++kept;
+  }
+  readyOrder_.resize(kept);
+  return taken;
+}
 
 }  // namespace simtlm::regfile

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "isa/instruction.h"
+#include "isa/liveness.h"
 #include "model/regfile/register_map.h"
 #include "model/regfile/types.h"
 
@@ -32,6 +33,13 @@ struct Sources {
   const PhysReg* begin() const { return reg.data(); }
   const PhysReg* end() const { return reg.data() + count; }
 };
+
+// The registers an instruction writes: isa::writesOf, with the opcode's properties looked up in
+// a table built once from isa::info (the SM asks for every instruction it issues, writes back
+// and retires, and isa::writesOf goes through three calls).
+isa::RegSet writtenRegs(const isa::Instr& in);
+// Loads, stores and atomics (isa::isMemory of the opcode's format), from the same table.
+bool accessesMemory(isa::Op op);
 
 // Bit r set: named vector register r is read from the register file: register sources and the
 // memory base (isa::usesOf), but not predicates (a separate file) and not the destination of a

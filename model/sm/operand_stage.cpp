@@ -31,16 +31,16 @@ void OperandStage::allocate(const std::vector<uint32_t>& slots, int numRegs) {
 void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc,
                           uint64_t cycle) {
   const regfile::Sources src = regfile::physSources(map_, static_cast<uint32_t>(slot), in);
-  const regfile::CollectorId id = oc_.accept(0, src, cycle);
-  const isa::Format f = isa::info(in.op).format;
+  const uint64_t seq = issued_[slot];
+  const regfile::CollectorId id = oc_.accept(tagOf(slot, seq), src, cycle);
+  issued_[slot]++;
   CollectedInstr& e = entries_[regfile::index(id)];
   e.slot = slot;
   e.instr = in;
   e.exec = exec;
   e.pc = pc;
-  e.seq = issued_[slot]++;
-  e.memory = f == isa::Format::Load || f == isa::Format::Store || f == isa::Format::Atomic ||
-             f == isa::Format::AtomicCas;
+  e.seq = seq;
+  e.memory = regfile::accessesMemory(in.op);
   inCollector_[slot]++;
   if (e.memory) memInCollector_[slot]++;
 }

@@ -95,6 +95,15 @@ class OperandStage {
     isa::Instr instr{};
   };
 
+  // The collectors' tag of an instruction: its warp slot and its issue order within the warp,
+  // all the dispatch walk needs to pass over a younger instruction of a warp without looking
+  // at its collector (sm.num_warps <= 1024 fits the slot's 16 bits).
+  static regfile::OperandCollectors::Tag tagOf(int slot, uint64_t seq) {
+    return seq << 16 | static_cast<uint64_t>(slot);
+  }
+  static int slotOf(regfile::OperandCollectors::Tag t) { return static_cast<int>(t & 0xffff); }
+  static uint64_t seqOf(regfile::OperandCollectors::Tag t) { return t >> 16; }
+
   regfile::RegisterMap map_;
   regfile::OperandCollectors oc_;
   std::vector<CollectedInstr> entries_;    // by collector
@@ -107,18 +116,22 @@ class OperandStage {
 template <class UnitFree, class Run>
 int OperandStage::dispatch(uint64_t cycle, UnitFree&& unitFree, Run&& run) {
   if (oc_.busyCollectors() == 0) return 0;
-  int n = 0;
-  for (const regfile::OperandCollectors::Ready& r : oc_.readyToDispatch(cycle)) {
-    const CollectedInstr& e = entries_[regfile::index(r.id)];
-    if (e.seq != dispatched_[e.slot]) continue;  // an older instruction of the warp waits
-    if (!oc_.dispatch(r.id, cycle, unitFree(e))) continue;
-    dispatched_[e.slot]++;
-    inCollector_[e.slot]--;
-    if (e.memory) memInCollector_[e.slot]--;
-    ++n;
-    run(e);
-  }
-  return n;
+  using Offer = regfile::OperandCollectors::Offer;
+  using Ready = regfile::OperandCollectors::Ready;
+  return oc_.dispatchReady(
+      cycle,
+      [&](const Ready& r) {
+        // An older instruction of the warp is still in a collector: this one waits.
+        if (seqOf(r.tag) != dispatched_[slotOf(r.tag)]) return Offer::Skip;
+        return unitFree(entries_[regfile::index(r.id)]) ? Offer::Take : Offer::Refuse;
+      },
+      [&](const Ready& r) {  // its collector is free now
+        const CollectedInstr& e = entries_[regfile::index(r.id)];
+        dispatched_[e.slot]++;
+        inCollector_[e.slot]--;
+        if (e.memory) memInCollector_[e.slot]--;
+        run(e);
+      });
 }
 
 }  // namespace simtlm::sm

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "isa/liveness.h"
+#include "model/regfile/operands.h"  // writtenRegs: isa::writesOf from a table
 
 namespace simtlm::sm {
 
@@ -15,7 +16,7 @@ class Scoreboard {
   explicit Scoreboard(int numWarps) : pending_(static_cast<size_t>(numWarps)) {}
 
   bool canIssue(int warp, const isa::Instr& in) const {
-    isa::RegSet touched = isa::usesOf(in) | isa::writesOf(in);
+    isa::RegSet touched = isa::usesOf(in) | regfile::writtenRegs(in);
     return (touched & pending_[warp]).empty();
   }
   // The same with the instruction's register sets already decoded.
@@ -23,10 +24,10 @@ class Scoreboard {
     return (touched & pending_[warp]).empty();
   }
   void reserve(int warp, const isa::Instr& in) {
-    pending_[warp] = pending_[warp] | isa::writesOf(in);
+    pending_[warp] = pending_[warp] | regfile::writtenRegs(in);
   }
   void release(int warp, const isa::Instr& in) {
-    pending_[warp] = pending_[warp].minus(isa::writesOf(in));
+    pending_[warp] = pending_[warp].minus(regfile::writtenRegs(in));
   }
   bool idle(int warp) const { return pending_[warp].empty(); }
   void clear(int warp) { pending_[warp] = {}; }

@@ -1,35 +1,54 @@
 #include "model/sm/warp_scheduler.h"
 
+#include <algorithm>
+
 namespace simtlm::sm {
 namespace {
 
 class GtoScheduler : public WarpScheduler {
  public:
-  explicit GtoScheduler(int n) : age_(static_cast<size_t>(n), 0) {
-    for (int i = 0; i < n; ++i) age_[i] = static_cast<uint64_t>(i);
+  explicit GtoScheduler(int n) : age_(static_cast<size_t>(n), 0), byAge_(static_cast<size_t>(n)) {
+    for (int i = 0; i < n; ++i) {
+      age_[i] = static_cast<uint64_t>(i);
+      byAge_[i] = i;
+    }
   }
-  int pick(const std::vector<bool>& ready) override {
-    if (last_ >= 0 && ready[last_]) return last_;
-    int best = -1;
-    for (int i = 0; i < static_cast<int>(ready.size()); ++i)
-      if (ready[i] && (best < 0 || age_[i] < age_[best])) best = i;
-    if (best >= 0) last_ = best;
-    return best;
-  }
+  int pick(const std::vector<bool>& ready) override { return pickFrom(ready); }
+  int pickReady(const std::vector<uint8_t>& ready) override { return pickFrom(ready); }
   void setAge(int index, uint64_t age) override {
     age_[index] = age;
     if (last_ == index) last_ = -1;
+    // Ages change when a block is admitted, rarely against the picks of every cycle.
+    std::sort(byAge_.begin(), byAge_.end(),
+              [this](int a, int b) { return age_[a] != age_[b] ? age_[a] < age_[b] : a < b; });
   }
 
  private:
+  // The last warp if it is ready, otherwise the oldest ready one (the lowest index among equal
+  // ages): the first ready warp in byAge_.
+  template <class Ready>
+  int pickFrom(const Ready& ready) {
+    if (last_ >= 0 && ready[last_]) return last_;
+    for (int i : byAge_)
+      if (ready[i]) return last_ = i;
+    return -1;
+  }
+
   std::vector<uint64_t> age_;
+  std::vector<int> byAge_;  // warp indices, oldest first
   int last_ = -1;
 };
 
 class LrrScheduler : public WarpScheduler {
  public:
   explicit LrrScheduler(int n) : n_(n) {}
-  int pick(const std::vector<bool>& ready) override {
+  int pick(const std::vector<bool>& ready) override { return pickFrom(ready); }
+  int pickReady(const std::vector<uint8_t>& ready) override { return pickFrom(ready); }
+  void setAge(int, uint64_t) override {}
+
+ private:
+  template <class Ready>
+  int pickFrom(const Ready& ready) {
     for (int k = 1; k <= n_; ++k) {
       int i = (last_ + k) % n_;
       if (ready[i]) {
@@ -39,9 +58,7 @@ class LrrScheduler : public WarpScheduler {
     }
     return -1;
   }
-  void setAge(int, uint64_t) override {}
 
- private:
   int n_;
   int last_ = -1;
 };

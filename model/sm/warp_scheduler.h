@@ -17,6 +17,9 @@ class WarpScheduler {
   // `ready[i]` tells whether warp `warps()[i]` can issue this cycle. Returns the index into
   // warps() of the chosen warp, or -1 when none is ready.
   virtual int pick(const std::vector<bool>& ready) = 0;
+  // The same with one byte per warp (non-zero: ready), cheaper to fill and to read than
+  // std::vector<bool>'s bits.
+  virtual int pickReady(const std::vector<uint8_t>& ready) = 0;
   // The warp at index i was (re)assigned to a new block: `age` orders warps for GTO (smaller =
   // older).
   virtual void setAge(int index, uint64_t age) = 0;

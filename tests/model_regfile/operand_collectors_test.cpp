@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <vector>
 
 #include "model/common/config.h"
 #include "model/regfile/operand_collectors.h"
@@ -221,4 +222,53 @@ TEST(OperandCollectors, DefaultMappingIsSkewed) {
   OperandCollectors oc(c);
   EXPECT_EQ(oc.bank(PhysReg{33}), BankId{2});
   EXPECT_THROW(OperandCollectors(config::GpuConfig::RegFile{4, 0, 2, 1}), std::invalid_argument);
+}
+
+// dispatchReady offers what readyToDispatch lists, in the same order, and takes, refuses
+// (counting a stall) or skips (not counting) as its visitor says.
+TEST(OperandCollectors, DispatchReadyWalksTheReadyInstructionsOldestFirst) {
+  Bench b(rf(4, 1));
+  const CollectorId x = b.oc.accept(10, {R(0)}, 0);
+  const CollectorId y = b.oc.accept(11, {R(1)}, 0);
+  const CollectorId z = b.oc.accept(12, {R(2)}, 0);
+  b.oc.accept(13, {R(3)}, 0);
+  b.run(0, 1);  // all four read in cycle 1 (four banks): dispatchable from 2
+  using Offer = OperandCollectors::Offer;
+  std::vector<uint64_t> seen, taken;
+  const auto decide = [&](const OperandCollectors::Ready& r) {
+    seen.push_back(r.tag);
+    return r.tag == 10 || r.tag == 12 ? Offer::Take : r.tag == 11 ? Offer::Refuse : Offer::Skip;
+  };
+  const auto take = [&](const OperandCollectors::Ready& r) {
+    EXPECT_TRUE(b.oc.canAccept());  // the collector is free before take runs
+    taken.push_back(r.tag);
+  };
+  EXPECT_EQ(b.oc.dispatchReady(1, decide, take), 0);  // nothing dispatchable yet
+  EXPECT_TRUE(seen.empty());
+  EXPECT_EQ(b.oc.dispatchReady(2, decide, take), 2);
+  EXPECT_EQ(seen, (std::vector<uint64_t>{10, 11, 12, 13}));
+  EXPECT_EQ(taken, (std::vector<uint64_t>{10, 12}));
+  EXPECT_EQ(b.oc.counters().dispatchStalls.value, 1u);  // 11 refused; 13 skipped, not counted
+  EXPECT_EQ(b.oc.counters().dispatched.value, 2u);
+  ASSERT_EQ(b.oc.readyToDispatch(3).size(), 2u);  // the two left, still oldest first
+  EXPECT_EQ(b.oc.readyToDispatch(3)[0].id, y);
+  EXPECT_EQ(b.oc.busyCollectors(), 2u);
+  // The freed collectors are the lowest free ones again.
+  EXPECT_EQ(b.oc.accept(14, {R(0)}, 3), x);
+  EXPECT_EQ(b.oc.accept(15, {R(1)}, 3), z);
+}
+
+// Reads go round-robin over many collectors (more than one 64-bit word of them).
+TEST(OperandCollectors, RoundRobinOverManyCollectors) {
+  Bench b({/*banks=*/1, /*bank_ports=*/1, /*collectors=*/100, /*collector_ports=*/1});
+  std::vector<CollectorId> ids;
+  for (uint32_t i = 0; i < 100; ++i) ids.push_back(b.oc.accept(i, {R(i)}, 0));
+  // One bank, one port: one read per cycle, collector 0 first, then in order.
+  for (uint64_t c = 1; c <= 100; ++c) {
+    b.oc.tick(c);
+    EXPECT_EQ(b.oc.pendingOperands(ids[c - 1]), 0) << "cycle " << c;
+    if (c < 100) {
+      EXPECT_EQ(b.oc.pendingOperands(ids[c]), 1) << "cycle " << c;
+    }
+  }
 }

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "isa/instruction.h"
+#include "isa/liveness.h"
+#include "isa/opcode.h"
 #include "model/regfile/operands.h"
 
 using namespace simtlm;
@@ -50,4 +52,22 @@ TEST(Operands, PhysicalAndDeduplicated) {
   EXPECT_EQ(physDest(m, 1, mad), PhysReg{19});
   Sources dup{PhysReg{1}, PhysReg{1}, PhysReg{2}};
   EXPECT_EQ(dup.count, 2);
+}
+
+// The table-driven writtenRegs and accessesMemory agree with the ISA's definitions for every
+// opcode, destination and guard.
+TEST(Operands, WritesOfMatchesTheIsa) {
+  for (int op = 0; op < isa::kNumOps; ++op) {
+    for (int d = 0; d < isa::kMaxRegs; ++d) {
+      for (uint8_t guard : {isa::kPredTrue, uint8_t{0}}) {
+        isa::Instr in = make(static_cast<isa::Op>(op), static_cast<uint8_t>(d), 1, 2, 3);
+        in.guard = guard;
+        const isa::RegSet want = isa::writesOf(in), got = writtenRegs(in);
+        EXPECT_EQ(got.gpr, want.gpr) << isa::info(in.op).name << " d=" << d;
+        EXPECT_EQ(got.pred, want.pred) << isa::info(in.op).name << " d=" << d;
+      }
+    }
+    const auto o = static_cast<isa::Op>(op);
+    EXPECT_EQ(accessesMemory(o), isa::isMemory(isa::info(o).format));
+  }
 }

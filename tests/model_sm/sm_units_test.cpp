@@ -55,6 +55,26 @@ TEST(WarpScheduler, LooseRoundRobin) {
   EXPECT_EQ(s->pick({false, false, false, false}), -1);
 }
 
+// pickReady (one byte per warp) decides as pick does.
+TEST(WarpScheduler, PickReadyMatchesPick) {
+  for (auto policy : {config::SchedPolicy::Gto, config::SchedPolicy::Lrr}) {
+    auto bits = sm::makeScheduler(policy, 4), bytes = sm::makeScheduler(policy, 4);
+    for (int i = 0; i < 4; ++i) {
+      bits->setAge(i, static_cast<uint64_t>((i * 7) % 4));
+      bytes->setAge(i, static_cast<uint64_t>((i * 7) % 4));
+    }
+    for (unsigned m : {15u, 15u, 13u, 15u, 6u, 0u, 9u, 9u, 2u}) {
+      std::vector<bool> b(4);
+      std::vector<uint8_t> y(4);
+      for (int i = 0; i < 4; ++i) {
+        y[i] = static_cast<uint8_t>((m >> i) & 1u);
+        b[i] = y[i] != 0;
+      }
+      EXPECT_EQ(bytes->pickReady(y), bits->pick(b)) << "ready mask " << m;
+    }
+  }
+}
+
 TEST(IBuffer, TwoEntriesInOrderWithFlush) {
   sm::IBuffer b(2);
   EXPECT_TRUE(b.empty());
