@@ -52,6 +52,7 @@ struct GpuConfig {
     int bank_ports;       // accesses per bank per cycle, reads and writebacks together
     int collectors;       // operand collector units per SM
     int collector_ports;  // operands one collector receives per cycle
+    int lane_group;       // lanes per subarray: accesses are counted per active lane group
   } regfile;
   struct Exec {
     int sp_units, simd_width;  // per SM; a warp occupies a unit warp_size / simd_width cycles

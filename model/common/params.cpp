@@ -77,6 +77,9 @@ std::vector<Param> buildTable() {
                "operand collector units per SM"),
       intParam("regfile.collector_ports", SIMTLM_FIELD(regfile.collector_ports), 1,
                "operands/cycle", 1, 8, "operands one collector unit receives per cycle"),
+      intParam("regfile.lane_group", SIMTLM_FIELD(regfile.lane_group), 8, "lanes", 1, 32,
+               "lanes per register-file subarray: an access is counted per lane group with an "
+               "active lane (energy of divergent and partial warps)"),
 
       intParam("exec.sp_units", SIMTLM_FIELD(exec.sp_units), 4, "units", 1, 64,
                "SP (ALU) pipelines per SM"),

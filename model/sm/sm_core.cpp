@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "isa/semantics.h"
+#include "model/regfile/operands.h"
 
 namespace simtlm::sm {
 
@@ -74,6 +75,17 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
   stats.add(p + "issue.stall.sync", stallSync_, "cycles",
             "nothing issued: the oldest warp waited at a DARSIE branch barrier or copied its "
             "renamed registers out");
+  for (int c = 0; c < isa::kNumOpClasses; ++c) {
+    const std::string cls = p + "exec." + std::string(isa::className(static_cast<isa::OpClass>(c)));
+    stats.add(cls + ".warp_instructions", execWarps_[c], "instructions",
+              "warp instructions of this class dispatched to an execution unit");
+    stats.add(cls + ".lanes", execLanes_[c], "thread instructions",
+              "active lanes of the dispatched warp instructions of this class");
+  }
+  stats.add(p + "regfile.read_lane_groups", readLaneGroups_, "accesses",
+            "vector register reads of dispatched instructions, per lane group with an active lane");
+  stats.add(p + "regfile.write_lane_groups", writeLaneGroups_, "accesses",
+            "vector register writes of dispatched instructions, per lane group with an active lane");
   ops_.registerStats(stats, "sm" + std::to_string(id));
   if (config::isDarsie(cfg.mechanism)) {
     darsie_ = std::make_unique<DarsieState>();
@@ -361,6 +373,14 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   *std::find_if(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; }) = cycle + occupancy;
   const uint64_t done = cycle + occupancy - 1 + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
   opEvents_++;
+  const int lanes = __builtin_popcount(c.exec);
+  execWarps_[static_cast<size_t>(oi.cls)]++;
+  execLanes_[static_cast<size_t>(oi.cls)] += static_cast<uint64_t>(lanes);
+  if (lanes > 0) {
+    const int groups = laneGroupsOf(c.exec);
+    readLaneGroups_ += static_cast<uint64_t>(__builtin_popcountll(regfile::sourceGprs(in)) * groups);
+    if (regfile::destGpr(in)) writeLaneGroups_ += static_cast<uint64_t>(groups);
+  }
   dispatchPc_ = c.pc;
   if (darsie_) {
     darsieBeforeExecute(slot, in, c.pc);
@@ -379,6 +399,15 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   }
   dispatchPc_ = -1;
   if (w.done) retireBlock(blocks_[w.block]);  // its last instruction may have left
+}
+
+int SmCore::laneGroupsOf(uint32_t exec) const {
+  const int g = cfg_.regfile.lane_group;
+  if (g >= 32) return exec != 0;
+  const uint32_t groupMask = (uint32_t{1} << g) - 1;
+  int n = 0;
+  for (int lane = 0; lane < 32; lane += g) n += (exec >> lane & groupMask) != 0;
+  return n;
 }
 
 // A result is due: its register-file write competes for the bank ports; the scoreboard

@@ -206,6 +206,12 @@ class SmCore {
   uint64_t flushes_ = 0, stallNoReady_ = 0, barriers_ = 0, globalAccesses_ = 0, blocksRun_ = 0;
   uint64_t stallIdle_ = 0, stallEmpty_ = 0, stallDependence_ = 0, stallBarrier_ = 0,
            stallMemory_ = 0, stallStructural_ = 0, stallSync_ = 0;
+  // Executed (dispatched) warp instructions and their active lanes by opcode class, and
+  // register-file accesses per active lane group (regfile.lane_group): what the energy layer
+  // charges per lane.
+  std::array<uint64_t, isa::kNumOpClasses> execWarps_{}, execLanes_{};
+  uint64_t readLaneGroups_ = 0, writeLaneGroups_ = 0;
+  int laneGroupsOf(uint32_t exec) const;
 };
 
 }  // namespace simtlm::sm
