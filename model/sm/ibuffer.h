@@ -4,7 +4,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <vector>
 
 #include "isa/liveness.h"
 
@@ -20,39 +20,59 @@ struct IBufferEntry {
   bool skip = false;
 };
 
+// A ring of entries (the SM looks at every warp's front each cycle; a deque's indirections cost
+// more than the buffer itself). DARSIE's skips take no room, so the ring grows when they pile up.
 class IBuffer {
  public:
-  IBuffer() = default;
-  explicit IBuffer(int capacity) : capacity_(capacity) {}
+  IBuffer() : IBuffer(2) {}
+  explicit IBuffer(int capacity) : capacity_(capacity), ring_(roundUp(capacity)) {}
   bool full() const { return size() >= capacity_; }
-  bool empty() const { return entries_.empty(); }
-  int size() const { return static_cast<int>(entries_.size()) - skips_; }  // instructions
+  bool empty() const { return count_ == 0; }
+  int size() const { return count_ - skips_; }  // instructions
   int skips() const { return skips_; }
   void push(const IBufferEntry& e) {
+    if (count_ == static_cast<int>(ring_.size())) grow();
     skips_ += e.skip;
-    entries_.push_back(e);
+    ring_[(head_ + count_) & mask()] = e;
+    ++count_;
   }
-  const IBufferEntry& front() const { return entries_.front(); }
-  const std::deque<IBufferEntry>& entries() const { return entries_; }
-  IBufferEntry& front() { return entries_.front(); }
+  const IBufferEntry& front() const { return ring_[head_]; }
+  IBufferEntry& front() { return ring_[head_]; }
+  // Every entry, front first (entry(0) == front()).
+  int count() const { return count_; }
+  const IBufferEntry& entry(int i) const { return ring_[(head_ + i) & mask()]; }
   void pop() {
-    skips_ -= entries_.front().skip;
-    entries_.pop_front();
+    skips_ -= ring_[head_].skip;
+    head_ = (head_ + 1) & mask();
+    --count_;
   }
   // A skip at the front becomes an instruction to issue (its skip-table entry was cleared).
   void unskipFront() {
-    if (entries_.front().skip) skips_--;
-    entries_.front().skip = false;
+    if (front().skip) skips_--;
+    front().skip = false;
   }
   void flush() {
-    entries_.clear();
-    skips_ = 0;
+    head_ = 0;
+    count_ = skips_ = 0;
   }
 
  private:
+  static size_t roundUp(int n) {
+    size_t r = 1;
+    while (r < static_cast<size_t>(n)) r <<= 1;
+    return r;
+  }
+  int mask() const { return static_cast<int>(ring_.size()) - 1; }
+  void grow() {
+    std::vector<IBufferEntry> bigger(ring_.size() * 2);
+    for (int i = 0; i < count_; ++i) bigger[static_cast<size_t>(i)] = entry(i);
+    ring_.swap(bigger);
+    head_ = 0;
+  }
+
   int capacity_ = 2;
-  int skips_ = 0;
-  std::deque<IBufferEntry> entries_;
+  int head_ = 0, count_ = 0, skips_ = 0;
+  std::vector<IBufferEntry> ring_;
 };
 
 }  // namespace simtlm::sm

@@ -41,6 +41,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
   for (int s = 0; s < cfg.issue.schedulers; ++s)
     schedulers_.push_back(makeScheduler(cfg.issue.policy, perScheduler));
   memo_.assign(static_cast<size_t>(cfg.issue.schedulers), SchedulerMemo{});
+  partVersion_.assign(static_cast<size_t>(cfg.issue.schedulers), 0);
   for (auto& w : warps_) w.ibuf = IBuffer(cfg.frontend.ibuffer_entries);
   unitFreeAt_[static_cast<int>(isa::Unit::Sp)].assign(cfg.exec.sp_units, 0);
   unitFreeAt_[static_cast<int>(isa::Unit::Sfu)].assign(cfg.exec.sfu_units, 0);
@@ -112,8 +113,17 @@ SmCore::~SmCore() = default;
 
 void SmCore::startKernel(const KernelImage& image) {
   image_ = image;
+  decodedRegs_.clear();
+  for (const isa::Instr& in : image.kernel->instrs)
+    decodedRegs_.emplace_back(isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in));
   restartMemory();
   if (darsie_) darsieStart();
+}
+
+IBufferEntry SmCore::decode(uint32_t pc) const {
+  const size_t idx = isa::Kernel::indexOf(pc);
+  const auto& [touched, written] = decodedRegs_[idx];
+  return IBufferEntry{pc, image_.kernel->instrs[idx], touched, written};
 }
 
 bool SmCore::canAdmit() const {
@@ -155,6 +165,7 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
   ops_.allocate(std::vector<uint32_t>(blk.warps.begin(), blk.warps.end()), k.numRegs);
   if (darsie_) darsieAdmit(b);
   opEvents_++;
+  wakeAll();
   residentBlocks_++;
   usedWarps_ += numWarps;
   usedRegs_ += numWarps * static_cast<int>(W) * k.numRegs + darsieRegsPerBlock();
@@ -188,7 +199,7 @@ void SmCore::writeback(uint64_t cycle) {
   }
   const bool drained = keep != inFlight_.size();
   inFlight_.resize(keep);
-  if (drained)  // a finished block may have been waiting for its last results
+  if (drained && blocksFinished_ > 0)  // a finished block may have been waiting for its last results
     for (Block& b : blocks_) retireBlock(b);
 }
 
@@ -216,49 +227,68 @@ SmCore::Stall SmCore::issueStall(const Warp& w) const {
 void SmCore::issue(uint64_t cycle) {
   const int S = cfg_.issue.schedulers;
   const int perScheduler = cfg_.sm.num_warps / S;
-  ready_.resize(static_cast<size_t>(perScheduler));
+  stalls_.resize(static_cast<size_t>(perScheduler));
   for (int s = 0; s < S && fault_.empty(); ++s) {
     // A scheduler that found no ready warp sleeps until something that can change a warp's
     // readiness happens in this SM (stateVersion()), and counts the same stall meanwhile. A warp
     // waiting for the memory port is not covered (the port frees on its own): no sleep then.
     SchedulerMemo& memo = memo_[static_cast<size_t>(s)];
-    if (memo.asleep && memo.version == stateVersion()) {
+    if (memo.asleep && memo.version == issueVersion(s, memo.structural)) {
       countStall(memo.stall);
       continue;
     }
     memo.asleep = false;
-    bool any = false, portWait = false;
-    Stall first = Stall::NotLive;  // the stall reason of the oldest live warp
-    uint64_t firstAge = ~uint64_t{0};
+    // Front fix-ups first, for every warp of the partition (they change what fetch sees).
     for (int i = 0; i < perScheduler; ++i) {
       Warp& w = warps_[i * S + s];
-      if (darsie_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().skip)
+      if (!w.active || w.done || w.ibuf.empty()) continue;
+      if (darsie_ && w.ibuf.front().skip) {
         darsieRetireSkips(i * S + s);
+        if (w.ibuf.empty()) continue;
+      }
       // Entries fetched down a path the warp did not take are dropped first.
-      if (w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc()) {
+      if (w.ibuf.front().pc != w.ctx->pc()) {
         if (darsie_) darsieFlushed(i * S + s);
         w.ibuf.flush();
         w.fetchPc = w.ctx->pc();
         w.fetchBlocked = false;
         w.epoch++;
         flushes_++;
+        wake(i * S + s);
       }
-      const Stall st = issueStall(w);
-      ready_[i] = st == Stall::None;
-      any = any || ready_[i];
+    }
+    // Then the scheduler's warps in its priority order, up to the first that can issue.
+    WarpScheduler& sched = *schedulers_[s];
+    const WarpScheduler::Priority prio = sched.priority();
+    int pick = -1;
+    const Stall greedy = prio.first >= 0 ? issueStall(warps_[prio.first * S + s]) : Stall::NotLive;
+    if (greedy == Stall::None) pick = prio.first;
+    for (int k = 0; k < prio.n && pick < 0; ++k) {
+      const int i = prio.order[k];
+      const Stall st = i == prio.first ? greedy : issueStall(warps_[i * S + s]);
+      stalls_[i] = st;
+      if (st == Stall::None) pick = i;
+    }
+    if (pick >= 0) {
+      sched.issued(pick);
+      execute(pick * S + s, cycle);
+      continue;
+    }
+    // Nothing can issue (every warp was looked at): the stall of the oldest live warp.
+    bool portWait = false, structural = false;
+    Stall first = Stall::NotLive;
+    uint64_t firstAge = ~uint64_t{0};
+    for (int i = 0; i < perScheduler; ++i) {
+      const Stall st = stalls_[i];
       portWait = portWait || st == Stall::Memory || st == Stall::Sync;  // these end by themselves
-      if (st != Stall::None && st != Stall::NotLive && warpAge_[i * S + s] < firstAge) {
+      structural = structural || st == Stall::Structural;
+      if (st != Stall::NotLive && warpAge_[i * S + s] < firstAge) {
         first = st;
         firstAge = warpAge_[i * S + s];
       }
     }
-    if (!any) {
-      countStall(first);
-      if (!portWait) memo = {true, stateVersion(), first};
-      continue;
-    }
-    int pick = schedulers_[s]->pick(ready_);
-    execute(pick * S + s, cycle);
+    countStall(first);
+    if (!portWait) memo = {true, issueVersion(s, structural), first, structural};
   }
 }
 
@@ -293,6 +323,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
       return;
     }
     w.atBarrier = true;
+    blocks_[w.block].warpsAtBarrier++;
     w.barrierId = in.imm;
     w.barrierPc = e.pc;
   }
@@ -312,10 +343,12 @@ void SmCore::execute(int slot, uint64_t cycle) {
     w.epoch++;
     flushes_++;
   }
+  wake(slot);
   Block& b = blocks_[w.block];
   if (ctx.done()) {
     w.done = true;
     b.warpsDone++;
+    if (b.warpsDone == static_cast<int>(b.warps.size())) blocksFinished_++;
     if (darsie_) darsieWarpDone(slot);
   }
   if (w.atBarrier || w.done) releaseBarrier(b);
@@ -373,6 +406,8 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   *std::find_if(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; }) = cycle + occupancy;
   const uint64_t done = cycle + occupancy - 1 + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
   opEvents_++;
+  wake(slot);
+  collectorFrees_++;
   const int lanes = __builtin_popcount(c.exec);
   execWarps_[static_cast<size_t>(oi.cls)]++;
   execLanes_[static_cast<size_t>(oi.cls)] += static_cast<uint64_t>(lanes);
@@ -416,6 +451,7 @@ void SmCore::resultReady(int slot, const isa::Instr& in) {
   if (!ops_.requestWrite(slot, in)) {
     scoreboard_.release(slot, in);
     opEvents_++;
+    wake(slot);
   }
 }
 
@@ -425,6 +461,7 @@ void SmCore::operandTick(uint64_t cycle) {
     scoreboard_.release(r.slot, r.instr);
     if (darsie_) darsieWritten(r.slot, r.instr);
     opEvents_++;
+    wake(r.slot);
     Warp& w = warps_[r.slot];
     if (w.done) retireBlock(blocks_[w.block]);
   }
@@ -433,11 +470,7 @@ void SmCore::operandTick(uint64_t cycle) {
 // executeMemory: sm_memory.cpp
 
 void SmCore::releaseBarrier(Block& b) {
-  int waiting = 0, done = 0;
-  for (int s : b.warps) {
-    waiting += warps_[s].atBarrier;
-    done += warps_[s].done;
-  }
+  const int waiting = b.warpsAtBarrier, done = b.warpsDone;
   if (waiting == 0) return;
   if (waiting + done == static_cast<int>(b.warps.size()) && done > 0) return deadlock(b);
   if (waiting != static_cast<int>(b.warps.size())) return;
@@ -445,9 +478,11 @@ void SmCore::releaseBarrier(Block& b) {
   for (int s : b.warps)
     if (warps_[s].barrierId != id) return deadlock(b);
   for (int s : b.warps) warps_[s].atBarrier = false;
+  b.warpsAtBarrier = 0;
   if (darsie_) darsieBarrierRelease(b);
   barriers_++;
   opEvents_++;
+  wakeAll();
 }
 
 // Worded as the interpreter words it, so a scenario's expect_error holds on both engines.
@@ -487,7 +522,9 @@ void SmCore::retireBlock(Block& b) {
   releaseShared(static_cast<int>(&b - blocks_.data()));
   if (darsie_) darsieRetire(static_cast<int>(&b - blocks_.data()));
   b.used = false;
+  blocksFinished_--;
   opEvents_++;
+  wakeAll();
   blocksRun_++;
   if (onBlockDone) onBlockDone(b.linear);
 }
@@ -507,6 +544,7 @@ void SmCore::fetch(uint64_t cycle) {
     }
     w.fetchInFlight = false;
     opEvents_++;  // the warp may fetch again (also after a stale delivery that pushes nothing)
+    wake(i);
     if (!w.active || w.done || w.fetchEpoch != w.epoch) continue;  // stale: the path changed
     // Up to fetch_width consecutive instructions of the I-cache line accessed, as many as the
     // I-buffer has room for, ending after a control instruction (the next PC is known once it
@@ -518,8 +556,8 @@ void SmCore::fetch(uint64_t cycle) {
       if (idx >= image_.kernel->size()) break;  // past the end: the warp stalls there
       if (k > 0 && icache_.lineOf(image_.codeBase + w.fetchingPc) != line) break;  // next line
       if (darsie_ && darsieMustDecide(w, i)) break;  // the skipper looks at it first
-      const isa::Instr& in = image_.kernel->instrs[idx];
-      IBufferEntry entry{w.fetchingPc, in, isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in)};
+      IBufferEntry entry = decode(w.fetchingPc);
+      const isa::Instr& in = entry.instr;
       if (darsie_) darsieDelivered(i, entry);
       w.ibuf.push(entry);
       fetched_++;

@@ -166,6 +166,10 @@ class SmCore {
   GlobalMemoryPort& mem_;
   frontend::ICache& icache_;
   KernelImage image_;
+  // Per instruction of the kernel, the registers it touches and writes (decoded once at
+  // startKernel, not at every fetch): an I-buffer entry of the instruction at `pc`.
+  std::vector<std::pair<isa::RegSet, isa::RegSet>> decodedRegs_;
+  IBufferEntry decode(uint32_t pc) const;
   std::vector<Warp> warps_;          // warp contexts (num_warps slots)
   std::vector<Block> blocks_;        // block slots
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
@@ -177,12 +181,13 @@ class SmCore {
   int64_t dispatchPc_ = -1;          // PC of the instruction executing at dispatch (faults)
   std::array<std::vector<uint64_t>, 4> unitFreeAt_;  // per isa::Unit, per unit instance
   int residentBlocks_ = 0, usedWarps_ = 0, usedRegs_ = 0;
+  int blocksFinished_ = 0;  // resident blocks whose warps have all exited (retire when drained)
   std::unique_ptr<mem::SharedMemory> shared_;  // banked shared memory: every resident block's region
   std::deque<SharedOp> sharedOps_;             // accesses the unit has not answered yet
   uint64_t nextSharedTag_ = 0, sharedNow_ = 0;
   uint64_t ageCounter_ = 0;
   std::string fault_;
-  std::vector<bool> ready_;
+  std::vector<Stall> stalls_;  // per warp of the scheduler being looked at: why it cannot issue
   std::vector<std::pair<int, uint32_t>> fetchList_;
   bool fetchAsleep_ = false;  // the last round-robin scan found no warp to fetch for
   uint64_t fetchVersion_ = 0;  // fetches in flight: warp slot, fetch id
@@ -191,12 +196,26 @@ class SmCore {
     bool asleep = false;
     uint64_t version = 0;
     Stall stall = Stall::NotLive;
+    bool structural = false;  // a warp of the partition waited for a free operand collector
   };
   std::vector<SchedulerMemo> memo_;
   // Changes whenever a warp's readiness can change: an issue, a fetch delivered, an I-buffer
   // flush, a dispatch, a register write or scoreboard release, a memory completion, a barrier
   // release, a block admitted or retired.
   uint64_t stateVersion() const { return warpInstrs_ + fetched_ + flushes_ + opEvents_; }
+  // The same for the warps of one scheduler's partition, so that one scheduler's sleep is not
+  // broken by what happens to the others' warps: events of a warp wake its own scheduler
+  // (wake(slot)), events of the whole SM every scheduler (wakeAll()), a freed operand collector
+  // the schedulers that had a warp waiting for one. Under DARSIE, whose events couple the
+  // warps of a block across partitions, every scheduler follows stateVersion().
+  std::vector<uint64_t> partVersion_;
+  uint64_t globalVersion_ = 0, collectorFrees_ = 0;
+  void wake(int slot) { partVersion_[static_cast<size_t>(slot) % partVersion_.size()]++; }
+  void wakeAll() { globalVersion_++; }
+  uint64_t issueVersion(int scheduler, bool structural) const {
+    if (darsie_) return stateVersion();
+    return partVersion_[static_cast<size_t>(scheduler)] + globalVersion_ + (structural ? collectorFrees_ : 0);
+  }
   void countStall(Stall first);
   int lastFetched_ = -1;
   uint32_t nextFetchId_ = 0;  // tags I-cache misses, so a late fill never feeds a reused slot

@@ -40,6 +40,7 @@ struct SmCore::Block {
   uint32_t linear = 0;
   std::vector<int> warps;
   int warpsDone = 0;
+  int warpsAtBarrier = 0;  // (kept by count, so that a release check need not walk the warps)
 };
 
 struct SmCore::InFlight {

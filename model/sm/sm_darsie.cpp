@@ -157,8 +157,7 @@ void SmCore::darsieProbe(int slot, int& skips) {
     x.arrived |= bit;
     x.waiting &= ~bit;
     x.pendingSkips++;
-    const isa::Instr& in = image_.kernel->instrs[idx];
-    IBufferEntry s{pc, in, isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in)};
+    IBufferEntry s = decode(pc);
     s.darsieEntry = static_cast<int16_t>(e);
     s.skip = true;
     w.ibuf.push(s);
@@ -232,8 +231,8 @@ void SmCore::darsieFlushed(int slot) {
   DarsieState& d = *darsie_;
   Warp& w = warps_[slot];
   DarsieWarp& dw = d.warps[slot];
-  for (const IBufferEntry& e : w.ibuf.entries())
-    if (e.skip) {
+  for (int i = 0; i < w.ibuf.count(); ++i)
+    if (const IBufferEntry& e = w.ibuf.entry(i); e.skip) {
       darsie::SkipEntry& x = d.blocks[w.block]->table[e.darsieEntry];
       x.pendingSkips--;
       x.arrived &= ~bitOf(w.indexInBlock);

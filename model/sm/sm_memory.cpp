@@ -77,6 +77,7 @@ void SmCore::sharedDone(const mem::SharedResponse& r) {
   }
   w.pendingMem--;
   opEvents_++;
+  wake(op.slot);
   Block& b = blocks_[w.block];
   releaseBarrier(b);
   retireBlock(b);
@@ -149,6 +150,7 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
     }
     w2.pendingMem--;
     opEvents_++;
+    wake(slot);
     Block& b = blocks_[w2.block];
     releaseBarrier(b);
     retireBlock(b);

@@ -15,6 +15,8 @@ class GtoScheduler : public WarpScheduler {
   }
   int pick(const std::vector<bool>& ready) override { return pickFrom(ready); }
   int pickReady(const std::vector<uint8_t>& ready) override { return pickFrom(ready); }
+  Priority priority() const override { return {last_, byAge_.data(), static_cast<int>(byAge_.size())}; }
+  void issued(int index) override { last_ = index; }
   void setAge(int index, uint64_t age) override {
     age_[index] = age;
     if (last_ == index) last_ = -1;
@@ -41,9 +43,14 @@ class GtoScheduler : public WarpScheduler {
 
 class LrrScheduler : public WarpScheduler {
  public:
-  explicit LrrScheduler(int n) : n_(n) {}
+  explicit LrrScheduler(int n) : n_(n), twice_(static_cast<size_t>(2 * n)) {
+    for (int i = 0; i < 2 * n; ++i) twice_[static_cast<size_t>(i)] = i % n;
+  }
   int pick(const std::vector<bool>& ready) override { return pickFrom(ready); }
   int pickReady(const std::vector<uint8_t>& ready) override { return pickFrom(ready); }
+  // The warps after the last one issued, wrapping round: a window of 0, 1, ..., n-1, 0, ..., n-1.
+  Priority priority() const override { return {-1, twice_.data() + (last_ + 1) % n_, n_}; }
+  void issued(int index) override { last_ = index; }
   void setAge(int, uint64_t) override {}
 
  private:
@@ -60,6 +67,7 @@ class LrrScheduler : public WarpScheduler {
   }
 
   int n_;
+  std::vector<int> twice_;
   int last_ = -1;
 };
 

@@ -20,6 +20,16 @@ class WarpScheduler {
   // The same with one byte per warp (non-zero: ready), cheaper to fill and to read than
   // std::vector<bool>'s bits.
   virtual int pickReady(const std::vector<uint8_t>& ready) = 0;
+  // The order in which to look for a ready warp this cycle, for a caller that stops at the first
+  // one it finds: `first` (unless -1), then order[0..n). Call issued() with the warp taken; the
+  // result is the same as pick() over the same readiness.
+  struct Priority {
+    int first;
+    const int* order;
+    int n;
+  };
+  virtual Priority priority() const = 0;
+  virtual void issued(int index) = 0;
   // The warp at index i was (re)assigned to a new block: `age` orders warps for GTO (smaller =
   // older).
   virtual void setAge(int index, uint64_t age) = 0;
