@@ -42,6 +42,8 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
     schedulers_.push_back(makeScheduler(cfg.issue.policy, perScheduler));
   memo_.assign(static_cast<size_t>(cfg.issue.schedulers), SchedulerMemo{});
   partVersion_.assign(static_cast<size_t>(cfg.issue.schedulers), 0);
+  stallCache_.assign(warps_.size(), Stall::NotLive);
+  dirty_.assign(warps_.size(), 1);
   for (auto& w : warps_) w.ibuf = IBuffer(cfg.frontend.ibuffer_entries);
   unitFreeAt_[static_cast<int>(isa::Unit::Sp)].assign(cfg.exec.sp_units, 0);
   unitFreeAt_[static_cast<int>(isa::Unit::Sfu)].assign(cfg.exec.sfu_units, 0);
@@ -92,6 +94,9 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
     darsie_ = std::make_unique<DarsieState>();
     registerDarsieStats(stats);
   }
+  recheck_ = darsie_ ? 0xffu
+                     : 1u << static_cast<int>(Stall::None) | 1u << static_cast<int>(Stall::Structural) |
+                           1u << static_cast<int>(Stall::Memory) | 1u << static_cast<int>(Stall::Sync);
   initMemory(stats);  // the shared-memory unit (sm_memory.cpp)
   // An I-cache fill answers the fetches that missed on its line: their instructions arrive
   // icache_hit_latency cycles (at least one) after the line is installed.
@@ -238,34 +243,28 @@ void SmCore::issue(uint64_t cycle) {
       continue;
     }
     memo.asleep = false;
-    // Front fix-ups first, for every warp of the partition (they change what fetch sees).
-    for (int i = 0; i < perScheduler; ++i) {
-      Warp& w = warps_[i * S + s];
-      if (!w.active || w.done || w.ibuf.empty()) continue;
-      if (darsie_ && w.ibuf.front().skip) {
-        darsieRetireSkips(i * S + s);
-        if (w.ibuf.empty()) continue;
+    // Under DARSIE, front fix-ups first, for every warp of the partition (retired skips and
+    // their flushes change what fetch sees). Without DARSIE a front goes stale only through
+    // events that wake the warp; stallOf() checks it then.
+    if (darsie_)
+      for (int i = 0; i < perScheduler; ++i) {
+        Warp& w = warps_[i * S + s];
+        if (!w.active || w.done || w.ibuf.empty()) continue;
+        if (w.ibuf.front().skip) {
+          darsieRetireSkips(i * S + s);
+          if (w.ibuf.empty()) continue;
+        }
+        if (w.ibuf.front().pc != w.ctx->pc()) dropStaleFront(i * S + s);
       }
-      // Entries fetched down a path the warp did not take are dropped first.
-      if (w.ibuf.front().pc != w.ctx->pc()) {
-        if (darsie_) darsieFlushed(i * S + s);
-        w.ibuf.flush();
-        w.fetchPc = w.ctx->pc();
-        w.fetchBlocked = false;
-        w.epoch++;
-        flushes_++;
-        wake(i * S + s);
-      }
-    }
     // Then the scheduler's warps in its priority order, up to the first that can issue.
     WarpScheduler& sched = *schedulers_[s];
     const WarpScheduler::Priority prio = sched.priority();
     int pick = -1;
-    const Stall greedy = prio.first >= 0 ? issueStall(warps_[prio.first * S + s]) : Stall::NotLive;
+    const Stall greedy = prio.first >= 0 ? stallOf(prio.first * S + s) : Stall::NotLive;
     if (greedy == Stall::None) pick = prio.first;
     for (int k = 0; k < prio.n && pick < 0; ++k) {
       const int i = prio.order[k];
-      const Stall st = i == prio.first ? greedy : issueStall(warps_[i * S + s]);
+      const Stall st = i == prio.first ? greedy : stallOf(i * S + s);
       stalls_[i] = st;
       if (st == Stall::None) pick = i;
     }
@@ -290,6 +289,26 @@ void SmCore::issue(uint64_t cycle) {
     countStall(first);
     if (!portWait) memo = {true, issueVersion(s, structural), first, structural};
   }
+}
+
+// Entries fetched down a path the warp did not take are dropped before it can issue.
+void SmCore::dropStaleFront(int slot) {
+  Warp& w = warps_[slot];
+  if (darsie_) darsieFlushed(slot);
+  w.ibuf.flush();
+  w.fetchPc = w.ctx->pc();
+  w.fetchBlocked = false;
+  w.epoch++;
+  flushes_++;
+  wake(slot);
+}
+
+SmCore::Stall SmCore::restall(int slot) {
+  Warp& w = warps_[slot];
+  if (!darsie_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc())
+    dropStaleFront(slot);
+  dirty_[static_cast<size_t>(slot)] = 0;
+  return stallCache_[static_cast<size_t>(slot)] = issueStall(w);
 }
 
 void SmCore::countStall(Stall first) {

@@ -103,6 +103,15 @@ class SmCore {
   // Why a warp cannot issue this cycle (None: it can); docs/statistics.md.
   enum class Stall : uint8_t { None, NotLive, Barrier, EmptyIBuffer, Dependence, Memory, Structural, Sync };
   Stall issueStall(const Warp& w) const;
+  // issueStall(), looked at again only when it can have changed: the warp was woken, or its
+  // stall ends without an event of its own (a free collector or memory port; a ready warp another
+  // scheduler's issue may have made structurally stalled). Always under DARSIE.
+  Stall stallOf(int slot) {
+    const Stall c = stallCache_[static_cast<size_t>(slot)];
+    return dirty_[static_cast<size_t>(slot)] || (recheck_ >> static_cast<int>(c) & 1u) ? restall(slot) : c;
+  }
+  Stall restall(int slot);
+  void dropStaleFront(int slot);
   void execute(int slot, uint64_t cycle);  // issue: into an operand collector
   // Register-file stage (docs/timing-model.md): dispatch of collected instructions to their
   // units, where their semantics execute; bank reads and writebacks; results to write back.
@@ -210,8 +219,18 @@ class SmCore {
   // warps of a block across partitions, every scheduler follows stateVersion().
   std::vector<uint64_t> partVersion_;
   uint64_t globalVersion_ = 0, collectorFrees_ = 0;
-  void wake(int slot) { partVersion_[static_cast<size_t>(slot) % partVersion_.size()]++; }
-  void wakeAll() { globalVersion_++; }
+  // Each warp's last issueStall() and whether an event may have changed it since.
+  std::vector<Stall> stallCache_;
+  std::vector<uint8_t> dirty_;
+  uint32_t recheck_ = 0;  // bit per Stall: looked at again every time
+  void wake(int slot) {
+    partVersion_[static_cast<size_t>(slot) % partVersion_.size()]++;
+    dirty_[static_cast<size_t>(slot)] = 1;
+  }
+  void wakeAll() {
+    globalVersion_++;
+    std::fill(dirty_.begin(), dirty_.end(), uint8_t{1});
+  }
   uint64_t issueVersion(int scheduler, bool structural) const {
     if (darsie_) return stateVersion();
     return partVersion_[static_cast<size_t>(scheduler)] + globalVersion_ + (structural ? collectorFrees_ : 0);

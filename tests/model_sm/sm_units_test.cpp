@@ -87,3 +87,29 @@ TEST(IBuffer, TwoEntriesInOrderWithFlush) {
   b.flush();
   EXPECT_TRUE(b.empty());
 }
+
+// The SM looks for a ready warp in priority() order and stops at the first: the same choice as
+// pick() over the whole readiness vector, for both policies and any sequence of masks.
+TEST(WarpScheduler, PriorityOrderMatchesPick) {
+  for (auto policy : {config::SchedPolicy::Gto, config::SchedPolicy::Lrr}) {
+    auto picker = sm::makeScheduler(policy, 5), scanner = sm::makeScheduler(policy, 5);
+    for (int i = 0; i < 5; ++i) {
+      picker->setAge(i, static_cast<uint64_t>((i * 3) % 5));
+      scanner->setAge(i, static_cast<uint64_t>((i * 3) % 5));
+    }
+    int picks = 0;
+    for (unsigned m : {31u, 31u, 29u, 31u, 6u, 0u, 9u, 9u, 2u, 16u, 31u, 12u}) {
+      std::vector<bool> ready(5);
+      for (int i = 0; i < 5; ++i) ready[i] = (m >> i) & 1u;
+      const auto p = scanner->priority();
+      int found = p.first >= 0 && ready[p.first] ? p.first : -1;
+      for (int k = 0; k < p.n && found < 0; ++k)
+        if (ready[p.order[k]]) found = p.order[k];
+      if (found >= 0) scanner->issued(found);
+      const int expected = picker->pick(ready);
+      EXPECT_EQ(found, expected) << "ready mask " << m;
+      picks += expected >= 0;
+    }
+    EXPECT_EQ(picks, 11);
+  }
+}
