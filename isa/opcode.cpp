@@ -5,17 +5,8 @@
 
 namespace simtlm::isa {
 namespace {
-
-constexpr std::array<OpInfo, kNumOps> kTable = {{
-#define OP(id, name, fmt, cls, unit, expr) \
-  {Op::id, name, Format::fmt, OpClass::cls, Unit::unit},
-#include "isa/opcodes.def"
-#undef OP
-}};
-
+constexpr const auto& kTable = kOpTable;
 }  // namespace
-
-const OpInfo& info(Op op) { return kTable[static_cast<size_t>(op)]; }
 
 std::optional<Op> opByName(std::string_view name) {
   static const auto* byName = [] {

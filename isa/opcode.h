@@ -1,6 +1,7 @@
 // Opcodes and their static properties, generated from opcodes.def.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -54,7 +55,14 @@ struct OpInfo {
   Unit unit;
 };
 
-const OpInfo& info(Op op);
+// The opcode table (isa/opcodes.def), in the header so that info() inlines: the timing model
+// asks for every instruction it fetches, issues and dispatches.
+inline constexpr std::array<OpInfo, kNumOps> kOpTable = {{
+#define OP(id, name, fmt, cls, unit, expr) {Op::id, name, Format::fmt, OpClass::cls, Unit::unit},
+#include "isa/opcodes.def"
+#undef OP
+}};
+inline const OpInfo& info(Op op) { return kOpTable[static_cast<size_t>(op)]; }
 std::optional<Op> opByName(std::string_view name);
 std::string_view className(OpClass c);
 

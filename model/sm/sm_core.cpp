@@ -210,10 +210,10 @@ void SmCore::writeback(uint64_t cycle) {
 
 // The checks in this order; the first that fails is the warp's stall reason. Execution units
 // are not checked here: an instruction waits for its unit in its operand collector.
-SmCore::Stall SmCore::issueStall(const Warp& w) const {
+SmCore::Stall SmCore::issueStall(int slot) const {
+  const Warp& w = warps_[static_cast<size_t>(slot)];
   if (!w.active || w.done) return Stall::NotLive;
   if (w.atBarrier) return Stall::Barrier;
-  const int slot = static_cast<int>(&w - warps_.data());
   if (darsie_ && darsieWaiting(slot)) return Stall::Sync;
   if (w.ibuf.empty()) return Stall::EmptyIBuffer;
   const IBufferEntry& e = w.ibuf.front();
@@ -308,7 +308,7 @@ SmCore::Stall SmCore::restall(int slot) {
   if (!darsie_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc())
     dropStaleFront(slot);
   dirty_[static_cast<size_t>(slot)] = 0;
-  return stallCache_[static_cast<size_t>(slot)] = issueStall(w);
+  return stallCache_[static_cast<size_t>(slot)] = issueStall(slot);
 }
 
 void SmCore::countStall(Stall first) {

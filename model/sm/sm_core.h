@@ -102,7 +102,7 @@ class SmCore {
   void fetch(uint64_t cycle);
   // Why a warp cannot issue this cycle (None: it can); docs/statistics.md.
   enum class Stall : uint8_t { None, NotLive, Barrier, EmptyIBuffer, Dependence, Memory, Structural, Sync };
-  Stall issueStall(const Warp& w) const;
+  Stall issueStall(int slot) const;
   // issueStall(), looked at again only when it can have changed: the warp was woken, or its
   // stall ends without an event of its own (a free collector or memory port; a ready warp another
   // scheduler's issue may have made structurally stalled). Always under DARSIE.
