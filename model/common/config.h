@@ -90,6 +90,7 @@ struct GpuConfig {
     int skips_per_cycle;  // follower skips per SM per cycle
     int rename_regs;      // physical vector registers for renaming per thread block (at most)
     bool tid_yz;          // generalization: tid.y / tid.z conditionally redundant
+    bool rename_bank_conflicts;  // false: rename-pool registers use no bank ports (ideal)
     // Tests only (not a parameter): followers map the wrong version, which a test must catch.
     bool corrupt_rename_for_test = false;
   } darsie;

@@ -160,6 +160,9 @@ std::vector<Param> buildTable() {
                "DARSIE renaming registers per thread block, at most (fewer if occupancy would drop)"),
       boolParam("darsie.tid_yz", SIMTLM_FIELD(darsie.tid_yz), true,
                 "DARSIE: tid.y / tid.z conditionally redundant when x*y (x*y*z) divides the warp size"),
+      boolParam("darsie.rename_bank_conflicts", SIMTLM_FIELD(darsie.rename_bank_conflicts), true,
+                "rename-pool registers compete for the bank ports like any register; false removes "
+                "DARSIE-induced bank conflicts (the paper's 1% experiment, Sec. 6.1)"),
       intParam("watchdog.cycles", SIMTLM_FIELD(watchdog.cycles), 1000000, "cycles", 1, 2000000000,
                "stop a run after this many cycles without any instruction retiring"),
   };

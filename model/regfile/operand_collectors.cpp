@@ -77,15 +77,22 @@ bool OperandCollectors::tick(uint64_t cycle) {
   size_t kept = 0;
   for (PhysReg p : writes_) {
     const uint32_t b = bankIndex(p);
-    if (portsLeft_[b] > 0) {
+    if (renamedFree_ && renamed(p)) {  // ideal: no port taken
+      ++c_.writes;
+      ++bankStats_[b].writes;
+      ++c_.renamedWrites;
+      written_.push_back(p);
+    } else if (portsLeft_[b] > 0) {
       --portsLeft_[b];
       ++c_.writes;
       ++bankStats_[b].writes;
+      if (renamed(p)) ++c_.renamedWrites;
       written_.push_back(p);
     } else {
       ++c_.conflicts;
       ++c_.writeConflicts;
       ++bankStats_[b].conflicts;
+      if (renamed(p)) ++c_.renamedConflicts;
       writes_[kept++] = p;
     }
   }
@@ -125,14 +132,21 @@ bool OperandCollectors::readOperands(Collector& col) {
       continue;
     }
     const uint32_t b = bankIndex(p);
-    if (portsLeft_[b] > 0) {
+    if (renamedFree_ && renamed(p)) {  // ideal: no bank port taken (still a collector port)
+      --ports;
+      ++c_.reads;
+      ++bankStats_[b].reads;
+      ++c_.renamedReads;
+    } else if (portsLeft_[b] > 0) {
       --portsLeft_[b];
       --ports;
       ++c_.reads;
       ++bankStats_[b].reads;
+      if (renamed(p)) ++c_.renamedReads;
     } else {
       ++c_.conflicts;
       ++bankStats_[b].conflicts;
+      if (renamed(p)) ++c_.renamedConflicts;
       col.pending[kept++] = p;
     }
   }
@@ -181,6 +195,15 @@ void OperandCollectors::registerStats(stats::Group g) {
         "bank requests (reads and writebacks) denied for a cycle because the bank was busy");
   g.add("write_conflicts", c_.writeConflicts, "conflicts",
         "writebacks delayed a cycle because their bank's ports were taken by other writebacks");
+  if (renamedFrom_ != ~0u) {  // DARSIE
+    g.add("renamed_reads", c_.renamedReads, "accesses",
+          "bank reads of DARSIE rename-pool registers (followers and leaders reading a version)");
+    g.add("renamed_writes", c_.renamedWrites, "accesses",
+          "bank writes of DARSIE rename-pool registers (leaders writing a new version)");
+    g.add("renamed_conflicts", c_.renamedConflicts, "conflicts",
+          "bank requests to DARSIE rename-pool registers denied for a cycle: the extra bank "
+          "conflicts renaming causes, where the baseline would read the warp's own registers");
+  }
   for (uint32_t b = 0; b < banks_; ++b) {
     stats::Group bg = g.sub("bank" + std::to_string(b));
     bg.add("reads", bankStats_[b].reads, "accesses", "reads of this bank");

@@ -65,6 +65,14 @@ class OperandCollectors {
   template <class Visit, class Take>
   int dispatchReady(uint64_t cycle, Visit&& visit, Take&& take);
 
+  // Physical registers from `first` on are DARSIE rename-pool registers: their reads, writes
+  // and conflicts are also counted as renamed_* (docs/darsie.md).
+  // With `free`, their accesses take no bank port and never conflict (an idealization).
+  void setRenamedFrom(PhysReg first, bool free = false) {
+    renamedFrom_ = index(first);
+    renamedFree_ = free;
+  }
+
   // Registers written by the last tick() (for a scoreboard that releases on the write).
   const std::vector<PhysReg>& written() const { return written_; }
   size_t busyCollectors() const { return busy_; }
@@ -84,6 +92,7 @@ class OperandCollectors {
   struct Counters {
     stats::Counter reads, writes, conflicts, writeConflicts;
     stats::Counter accepted, dispatched, readCycles, residency, dispatchStalls, fullCycles;
+    stats::Counter renamedReads, renamedWrites, renamedConflicts;
   };
   const Counters& counters() const { return c_; }
   const BankCounters& bankCounters(BankId b) const { return bankStats_.at(index(b)); }
@@ -131,7 +140,10 @@ class OperandCollectors {
   // The collector's instruction leaves for its unit (the caller removes it from readyOrder_).
   void release(uint32_t i, uint64_t cycle);
 
+  bool renamed(PhysReg p) const { return index(p) >= renamedFrom_; }
   uint32_t banks_, bankPorts_, collectorPorts_;
+  uint32_t renamedFrom_ = ~0u;
+  bool renamedFree_ = false;
   BankMapping mapping_;
   int bankShift_;  // log2(banks_), or -1 when banks_ is not a power of two
   std::vector<Collector> collectors_;

@@ -16,7 +16,33 @@ OperandStage::OperandStage(const config::GpuConfig& cfg)
       inCollector_(static_cast<size_t>(cfg.sm.num_warps), 0),
       memInCollector_(static_cast<size_t>(cfg.sm.num_warps), 0),
       pendingWrites_(static_cast<size_t>(cfg.sm.num_warps), 0),
-      writes_(map_.physRegs()) {}
+      poolBase_(map_.physRegs()),
+      poolPerBlock_(config::isDarsie(cfg.mechanism) ? cfg.darsie.rename_regs : 0),
+      writes_(map_.physRegs() + static_cast<size_t>(cfg.sm.max_blocks) * static_cast<size_t>(poolPerBlock_)),
+      renamedMask_(static_cast<size_t>(cfg.sm.num_warps), 0),
+      renamedTo_(poolPerBlock_ > 0 ? static_cast<size_t>(cfg.sm.num_warps) * 64 : 0) {
+  if (poolPerBlock_ > 0)
+    oc_.setRenamedFrom(regfile::PhysReg{poolBase_}, !cfg.darsie.rename_bank_conflicts);
+}
+
+regfile::Sources OperandStage::sources(int slot, const isa::Instr& in) const {
+  const uint64_t renamed = renamedMask_[slot];
+  if (renamed == 0 || (regfile::sourceGprs(in) & renamed) == 0)
+    return regfile::physSources(map_, static_cast<uint32_t>(slot), in);
+  regfile::Sources s;
+  for (uint64_t bits = regfile::sourceGprs(in); bits != 0; bits &= bits - 1) {
+    const auto r = static_cast<uint8_t>(__builtin_ctzll(bits));
+    s.add(renamed >> r & 1u ? renamedTo_[static_cast<size_t>(slot) * 64 + r]
+                            : map_.phys(static_cast<uint32_t>(slot), r));
+  }
+  return s;
+}
+
+std::optional<regfile::PhysReg> OperandStage::dest(int slot, const isa::Instr& in) const {
+  const std::optional<uint8_t> d = regfile::destGpr(in);
+  if (d && (renamedMask_[slot] >> *d & 1u)) return renamedTo_[static_cast<size_t>(slot) * 64 + *d];
+  return regfile::physDest(map_, static_cast<uint32_t>(slot), in);
+}
 
 void OperandStage::registerStats(stats::Registry& r, const std::string& smPrefix) {
   oc_.registerStats(stats::Group(r, smPrefix + ".regfile"));
@@ -30,7 +56,7 @@ void OperandStage::allocate(const std::vector<uint32_t>& slots, int numRegs) {
 
 void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc,
                           uint64_t cycle) {
-  const regfile::Sources src = regfile::physSources(map_, static_cast<uint32_t>(slot), in);
+  const regfile::Sources src = sources(slot, in);
   const uint64_t seq = issued_[slot];
   const regfile::CollectorId id = oc_.accept(tagOf(slot, seq), src, cycle);
   issued_[slot]++;
@@ -45,9 +71,8 @@ void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_
   if (e.memory) memInCollector_[slot]++;
 }
 
-bool OperandStage::requestWrite(int slot, const isa::Instr& in) {
-  const std::optional<regfile::PhysReg> d =
-      regfile::physDest(map_, static_cast<uint32_t>(slot), in);
+bool OperandStage::requestWrite(int slot, const isa::Instr& in,
+                                std::optional<regfile::PhysReg> d) {
   if (!d) return false;
   PendingWrite& w = writes_[regfile::index(*d)];
   if (w.valid)  // the scoreboard keeps a register's writes apart (WAW waits for the release)

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,7 +59,10 @@ class OperandStage {
     return map_.canAllocate(static_cast<uint32_t>(warps), static_cast<uint32_t>(numRegs));
   }
   void allocate(const std::vector<uint32_t>& slots, int numRegs);  // throws if they do not fit
-  void release(int slot) { map_.free(static_cast<uint32_t>(slot)); }
+  void release(int slot) {
+    map_.free(static_cast<uint32_t>(slot));
+    renamedMask_[slot] = 0;
+  }
 
   bool canAccept() const { return oc_.canAccept(); }
   void accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc, uint64_t cycle);
@@ -70,9 +74,13 @@ class OperandStage {
   template <class UnitFree, class Run>
   int dispatch(uint64_t cycle, UnitFree&& unitFree, Run&& run);
 
-  // The result of `in` is ready: queues the bank write of its vector destination. Returns
-  // false (nothing queued) when it writes no vector register (predicates only).
-  bool requestWrite(int slot, const isa::Instr& in);
+  // The physical register the result of `in` goes to, resolved when the instruction's
+  // semantics write it (a DARSIE rename in between must not move a write already made), or
+  // nothing for predicates only.
+  std::optional<regfile::PhysReg> dest(int slot, const isa::Instr& in) const;
+  // The result of `in` is ready: queues the bank write of `dest` (from dest()). Returns false
+  // (nothing queued) when it writes no vector register.
+  bool requestWrite(int slot, const isa::Instr& in, std::optional<regfile::PhysReg> dest);
 
   // One cycle of bank arbitration (do not call while idle(): it would do nothing). Returns the
   // results written in this cycle.
@@ -84,6 +92,20 @@ class OperandStage {
   // Loads, stores and atomics of the warp still in collectors (not yet executed).
   int undispatchedMemory(int slot) const { return memInCollector_[slot]; }
   int inCollectors(int slot) const { return inCollector_[slot]; }
+
+  // DARSIE (docs/darsie.md, "Rename registers in the banks"): a warp's named register renamed
+  // onto a rename-pool register is read and written there, in that register's bank. Block slot
+  // b's pool registers are the physical registers poolReg(b, 0..) past the warps' ranges,
+  // consecutive and so strided across the banks.
+  regfile::PhysReg poolReg(int blockSlot, int i) const {
+    return regfile::PhysReg{poolBase_ + static_cast<uint32_t>(blockSlot * poolPerBlock_ + i)};
+  }
+  void rename(int slot, uint8_t r, regfile::PhysReg p) {
+    renamedMask_[slot] |= uint64_t{1} << r;
+    renamedTo_[static_cast<size_t>(slot) * 64 + r] = p;
+  }
+  void unrename(int slot, uint8_t r) { renamedMask_[slot] &= ~(uint64_t{1} << r); }
+  void unrenameAll(int slot) { renamedMask_[slot] = 0; }
 
   const regfile::OperandCollectors& collectors() const { return oc_; }
   const regfile::RegisterMap& registerMap() const { return map_; }
@@ -104,8 +126,14 @@ class OperandStage {
   static int slotOf(regfile::OperandCollectors::Tag t) { return static_cast<int>(t & 0xffff); }
   static uint64_t seqOf(regfile::OperandCollectors::Tag t) { return t >> 16; }
 
+  regfile::Sources sources(int slot, const isa::Instr& in) const;
+
   regfile::RegisterMap map_;
   regfile::OperandCollectors oc_;
+  uint32_t poolBase_ = 0;  // the first rename-pool register (DARSIE), past the map's registers
+  int poolPerBlock_ = 0;
+  std::vector<uint64_t> renamedMask_;            // by warp slot: named registers renamed
+  std::vector<regfile::PhysReg> renamedTo_;      // by slot * 64 + named register
   std::vector<CollectedInstr> entries_;    // by collector
   std::vector<uint64_t> issued_, dispatched_;  // by warp slot: instructions accepted / dispatched
   std::vector<int> inCollector_, memInCollector_, pendingWrites_;  // by warp slot

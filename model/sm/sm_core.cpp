@@ -199,7 +199,7 @@ bool SmCore::tick(uint64_t cycle) {
 void SmCore::writeback(uint64_t cycle) {
   size_t keep = 0;
   for (size_t i = 0; i < inFlight_.size(); ++i) {
-    if (inFlight_[i].at <= cycle) resultReady(inFlight_[i].slot, inFlight_[i].instr);
+    if (inFlight_[i].at <= cycle) resultReady(inFlight_[i].slot, inFlight_[i].instr, inFlight_[i].dest);
     else inFlight_[keep++] = inFlight_[i];
   }
   const bool drained = keep != inFlight_.size();
@@ -376,7 +376,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
 
 void SmCore::complete(int slot, const isa::Instr& in, uint64_t when) {
   scoreboard_.reserve(slot, in);
-  inFlight_.push_back({when, slot, in});
+  inFlight_.push_back({when, slot, in, ops_.dest(slot, in)});
 }
 
 // --- Register-file stage: operand collectors to execution units, writeback port -------------
@@ -466,8 +466,8 @@ int SmCore::laneGroupsOf(uint32_t exec) const {
 
 // A result is due: its register-file write competes for the bank ports; the scoreboard
 // releases when it is performed (operandTick). Predicate results have no bank traffic.
-void SmCore::resultReady(int slot, const isa::Instr& in) {
-  if (!ops_.requestWrite(slot, in)) {
+void SmCore::resultReady(int slot, const isa::Instr& in, std::optional<regfile::PhysReg> dest) {
+  if (!ops_.requestWrite(slot, in, dest)) {
     scoreboard_.release(slot, in);
     opEvents_++;
     wake(slot);

@@ -119,7 +119,7 @@ class SmCore {
   bool memoryAccepts(const isa::Instr& in) const;
   void executeDispatched(const CollectedInstr& c, uint64_t cycle);
   void operandTick(uint64_t cycle);
-  void resultReady(int slot, const isa::Instr& in);
+  void resultReady(int slot, const isa::Instr& in, std::optional<regfile::PhysReg> dest);
   // Memory instructions and the SM's shared-memory unit (sm_memory.cpp).
   struct SharedOp {  // a shared access in the unit, answered in this order
     uint64_t tag;
@@ -160,6 +160,8 @@ class SmCore {
   void darsieTryReleaseBranch(int blockSlot);
   void darsieLeave(int slot);
   void darsieBeforeExecute(int slot, const isa::Instr& in, uint32_t pc);
+  void darsieMapReg(int slot, uint8_t r, int phys);
+  void darsieUnmapReg(int slot, uint8_t r);
   void darsieWritten(int slot, const isa::Instr& in);
   void darsieMemory(int slot, const isa::OpInfo& oi);
   void darsieSweep(int blockSlot);

@@ -47,6 +47,7 @@ struct SmCore::InFlight {
   uint64_t at;
   int slot;
   isa::Instr instr;
+  std::optional<regfile::PhysReg> dest;  // its register-file write (OperandStage::dest)
 };
 
 }  // namespace simtlm::sm

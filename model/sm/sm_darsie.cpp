@@ -269,7 +269,7 @@ void SmCore::darsieRetireSkips(int slot) {
     const int me = static_cast<int>(w.indexInBlock);
     db.pool.map(me, r, x.phys);
     // (A test corrupts the rename on purpose: the follower reads the neighbouring register.)
-    w.ctx->mapReg(r, db.pool.row(cfg_.darsie.corrupt_rename_for_test ? (x.phys + 1) % db.pool.size() : x.phys));
+    darsieMapReg(slot, r, cfg_.darsie.corrupt_rename_for_test ? (x.phys + 1) % db.pool.size() : x.phys);
     w.ctx->advance(e.instr, w.ctx->activeMask(), image_.reconvergence[isa::Kernel::indexOf(e.pc)]);
     d.warps[slot].issuePos++;
     x.pendingSkips--;
@@ -381,7 +381,7 @@ void SmCore::darsieLeave(int slot) {
       if (!(mapped >> r & 1u)) continue;
       const uint8_t reg = static_cast<uint8_t>(r);
       std::memcpy(w.ctx->privateReg(reg), w.ctx->reg(reg), sizeof(uint32_t) * static_cast<size_t>(w.ctx->lanes()));
-      w.ctx->unmapReg(reg);
+      darsieUnmapReg(slot, reg);
       db.pool.unmap(me, reg);
       n++;
     }
@@ -394,6 +394,19 @@ void SmCore::darsieLeave(int slot) {
 }
 
 // --- register side ------------------------------------------------------------------------------
+
+// Renames the warp's named register r onto pool register `phys` of its block: its values (the
+// functional side) and its bank (the operand collectors read and write it there).
+void SmCore::darsieMapReg(int slot, uint8_t r, int phys) {
+  Warp& w = warps_[slot];
+  w.ctx->mapReg(r, darsie_->blocks[w.block]->pool.row(phys));
+  ops_.rename(slot, r, ops_.poolReg(w.block, phys));
+}
+
+void SmCore::darsieUnmapReg(int slot, uint8_t r) {
+  warps_[slot].ctx->unmapReg(r);
+  ops_.unrename(slot, r);
+}
 
 // Before an instruction writing rD executes: a lead writes a new version (the leader's rD is
 // mapped onto it, holding the old values so that sources and lanes not written see them);
@@ -413,13 +426,13 @@ void SmCore::darsieBeforeExecute(int slot, const isa::Instr& in, uint32_t pc) {
     const int phys = db.table[entry].phys;
     std::memcpy(db.pool.row(phys), w.ctx->reg(r), bytes);
     db.pool.map(me, r, phys);
-    w.ctx->mapReg(r, db.pool.row(phys));
+    darsieMapReg(slot, r, phys);
     dw.leadWrite[r] = static_cast<int16_t>(entry);
     return;
   }
   if (!w.ctx->isMapped(r)) return;
   std::memcpy(w.ctx->privateReg(r), w.ctx->reg(r), bytes);
-  w.ctx->unmapReg(r);
+  darsieUnmapReg(slot, r);
   db.pool.unmap(me, r);
 }
 
@@ -515,7 +528,7 @@ void SmCore::darsieBarrierRelease(Block& b) {
       const int p = db.pool.mapped(source, static_cast<uint8_t>(r));
       if (!(redundant >> r & 1u) || p < 0) continue;
       db.pool.map(static_cast<int>(w.indexInBlock), static_cast<uint8_t>(r), p);
-      w.ctx->mapReg(static_cast<uint8_t>(r), db.pool.row(p));
+      darsieMapReg(s, static_cast<uint8_t>(r), p);
       d.adopted++;
     }
   }

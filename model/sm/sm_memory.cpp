@@ -146,7 +146,7 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
     if (!error.empty()) return setFault(slot, error);
     if (writesReg) {
       w2.ctx->writeLanes(in.d, result, exec);
-      resultReady(slot, in);  // a register-file write through the collectors' port
+      resultReady(slot, in, ops_.dest(slot, in));  // a register-file write through the collectors' port
     }
     w2.pendingMem--;
     opEvents_++;
