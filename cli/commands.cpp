@@ -9,6 +9,7 @@
 #include "cli/compare.h"
 #include "cli/darsie_storage.h"
 #include "cli/emulate.h"
+#include "cli/energy_options.h"
 #include "cli/results.h"
 #include "cli/scenario_run.h"
 #include "isa/annotate.h"
@@ -35,13 +36,18 @@ const char* kUsage =
     "                            run a scenario file (docs/scenarios.md) on the functional\n"
     "                            interpreter and evaluate its checks\n"
     "  run SCENARIO.yaml [--mechanism M] [--config FILE.ini] [--set key=value]... [--json OUT]\n"
+    "      [--energy TABLE.yaml] [--energy-voltage V] [--energy-clock MHz]\n"
+    "      [--power-trace OUT.csv|OUT.ptrace [--window N]]\n"
     "                            run a scenario on the timing model (GPU, host driver,\n"
     "                            interconnect, DRAM over TLM-2.0): cycles, IPC, statistics,\n"
-    "                            checks (equals_interpreter compares with the interpreter)\n"
+    "                            energy and power, checks (equals_interpreter compares with\n"
+    "                            the interpreter)\n"
     "  compare SCENARIO.yaml [--mechanisms baseline,darsie] [--config FILE.ini]\n"
-    "          [--set key=value]... [--json OUT] [--jobs N]\n"
+    "          [--set key=value]... [--json OUT] [--jobs N] [--chart OUT.svg]\n"
+    "          [--energy TABLE.yaml] [--energy-voltage V] [--energy-clock MHz]\n"
     "                            run a scenario once per mechanism (one child process each):\n"
-    "                            cycles, speedup, fetched/executed/skipped, checks side by side\n"
+    "                            cycles, speedup, fetched/executed/skipped, checks and energy\n"
+    "                            per component (normalized to baseline) side by side\n"
     "  bench [--sms 1,28] [--size 256] [--repeat 3] [--json OUT]\n"
     "                            simulation speed on the tiled matmul: interpreter and timing\n"
     "                            model (one child process per SM count)\n"
@@ -164,21 +170,24 @@ int cmdRun(const std::vector<std::string>& args) {
       "config", po::value<std::string>(), "machine configuration instead of the scenario's")(
       "set", po::value<std::vector<std::string>>()->composing(), "override key=value after the scenario's")(
       "json", po::value<std::string>(), "write results as JSON");
+  addEnergyOptions(desc, true);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   auto vm = parse(args, desc, pos);
   const std::string file = vm["scenario"].as<std::string>();
   if (!isScenarioPath(file))
     throw std::invalid_argument("run: '" + file + "' is not a scenario file (.yaml); see docs/scenarios.md");
+  const EnergyRequest energy = energyRequestFrom(vm);
   scenario::Scenario s = scenario::loadScenario(file);
   scenario::Overrides o;
   if (vm.count("mechanism")) o.mechanism = vm["mechanism"].as<std::string>();
   if (vm.count("config")) o.configFile = vm["config"].as<std::string>();
   if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
   scenario::applyOverrides(s, o);
-  scenario::ScenarioResult r = scenario::runScenarioTimed(s);
+  scenario::ScenarioResult r = scenario::runScenarioTimed(s, &energy);
   scenario::printScenarioResult(std::cout, r);
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), scenario::toJson(r));
+  if (!energy.traceFile.empty()) writeFileAtomically(energy.traceFile, r.powerTrace);
   if (!r.passed) std::cerr << "simtlm: error: scenario " << s.name << " FAILED\n";
   return r.passed ? 0 : 1;
 }

@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include "cli/compare_energy.h"
+#include "cli/energy_options.h"
 #include "cli/results.h"
 #include "cli/scenario.h"
 #include "cli/scenario_run.h"
@@ -31,6 +33,7 @@ struct Summary {
   int checksPassed = 0, checks = 0;
   nlohmann::json checkList = nlohmann::json::array();
   std::string error;  // the run's own error (fault, deadlock), from its JSON
+  EnergyColumn energy;
 };
 
 std::vector<std::string> splitList(const std::string& text) {
@@ -71,6 +74,8 @@ void readJson(Summary& s, const std::string& path) {
   s.syncStall = s.branchStall + sumPerSm(st, "issue.stall.sync");
   s.seconds = j["host"].value("seconds", 0.0);
   if (j.contains("error")) s.error = j["error"].get<std::string>();
+  s.energy.have = j.contains("energy") && j["energy"].is_object();
+  if (s.energy.have) s.energy.report = j["energy"];
   for (const auto& c : j["checks"]) {
     s.checks++;
     s.checksPassed += c.value("status", "") == "passed";
@@ -153,6 +158,7 @@ nlohmann::json summaryJson(const Summary& r, const Summary& ref) {
   j["issue_stall_sync_cycles"] = r.syncStall - r.branchStall;
   j["checks"] = r.checkList;
   j["host_seconds"] = r.seconds;
+  j["energy"] = energySummaryJson(r.energy, ref.energy);
   if (!r.error.empty()) j["error"] = r.error;
   if (r.child.exitCode != 0) j["message"] = whyFailed(r);
   return j;
@@ -167,7 +173,9 @@ int cmdCompare(const std::vector<std::string>& args) {
       "config", po::value<std::string>(), "machine configuration instead of the scenario's")(
       "set", po::value<std::vector<std::string>>()->composing(), "override key=value after the scenario's")(
       "json", po::value<std::string>(), "write every mechanism's summary as JSON")(
-      "jobs", po::value<int>()->default_value(1), "child processes at once, 1..64");
+      "jobs", po::value<int>()->default_value(1), "child processes at once, 1..64")(
+      "chart", po::value<std::string>(), "write a stacked per-component energy bar chart (SVG)");
+  addEnergyOptions(desc, false);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   po::variables_map vm;
@@ -198,6 +206,15 @@ int cmdCompare(const std::vector<std::string>& args) {
   if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
   scenario::Scenario s = scenario::loadScenario(file);
   scenario::applyOverrides(s, o);
+  energyRequestFrom(vm);  // the energy table and operating point, checked once here
+  const std::vector<std::string> energyArgs = energyArguments(vm);
+  std::string chart;
+  if (vm.count("chart")) {
+    chart = vm["chart"].as<std::string>();
+    const auto dot = chart.rfind('.');
+    if (dot == std::string::npos || chart.substr(dot) != ".svg")
+      throw std::invalid_argument("--chart '" + chart + "': the chart is written as SVG; name the file OUT.svg");
+  }
 
   const std::string dir = std::filesystem::temp_directory_path().string() + "/simtlm-compare-" + std::to_string(getpid());
   std::filesystem::create_directories(dir);
@@ -207,10 +224,12 @@ int cmdCompare(const std::vector<std::string>& args) {
     for (size_t i = next++; i < rows.size(); i = next++) {
       Summary& r = rows[i];
       r.mechanism = mechanisms[i];
+      r.energy.mechanism = r.mechanism;
       const std::string json = dir + "/" + r.mechanism + ".json";
       std::vector<std::string> a = {"run", file, "--mechanism", r.mechanism, "--json", json};
       if (!o.configFile.empty()) a.insert(a.end(), {"--config", o.configFile});
       for (const auto& kv : o.sets) a.insert(a.end(), {"--set", kv});
+      a.insert(a.end(), energyArgs.begin(), energyArgs.end());
       r.child = runSelf(a);
       readJson(r, json);
     }
@@ -225,6 +244,10 @@ int cmdCompare(const std::vector<std::string>& args) {
   const auto refIt = std::find_if(rows.begin(), rows.end(), [](const Summary& r) { return r.mechanism == "baseline"; });
   const Summary& ref = refIt != rows.end() ? *refIt : rows.front();
   printTable(rows, ref);
+  std::vector<EnergyColumn> energyCols;
+  for (const auto& r : rows) energyCols.push_back(r.energy);
+  const size_t refIndex = static_cast<size_t>(&ref - rows.data());
+  printEnergyTable(energyCols, refIndex);
   std::fflush(stdout);
 
   bool ok = true;
@@ -240,6 +263,7 @@ int cmdCompare(const std::vector<std::string>& args) {
   }
   j["result"] = ok ? "passed" : "failed";
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), j);
+  if (!chart.empty()) writeFileAtomically(chart, energyChartSvg(s.name, energyCols, refIndex));
   if (ok) std::cout << "compare " << s.name << ": every mechanism PASSED every check\n";
   return ok ? 0 : 1;
 }

@@ -107,6 +107,7 @@ void printScenarioResult(std::ostream& out, const ScenarioResult& r) {
   }
   if (timing) {
     printTimingTable(out, r);
+    out << r.energyText;
   } else {
     out << "  warp instructions " << stat(r.stats, "interp.warp_instructions") << ", thread instructions "
         << stat(r.stats, "interp.thread_instructions");
@@ -148,6 +149,7 @@ nlohmann::json toJson(const ScenarioResult& r) {
     j["launches"].push_back({{"label", l.label}, {"grid", dim(l.launch.grid)}, {"block", dim(l.launch.block)},
                              {"warp_size", l.launch.warpSize}, {"stats", l.stats}});
   j["stats"] = r.stats;
+  if (!r.energy.is_null()) j["energy"] = r.energy;
   if (!r.error.empty()) j["error"] = r.error;
   j["checks"] = nlohmann::json::array();
   for (size_t i = 0; i < s.checks.size(); ++i)

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/energy_options.h"
 #include "cli/scenario.h"
 #include "isa/interpreter.h"
 #include "isa/memory.h"
@@ -40,6 +41,9 @@ struct ScenarioResult {
   bool passed = false;
   bool limitStudy = true;
   double hostSeconds = 0;
+  nlohmann::json energy;                // timing runs: the energy report (docs/energy.md)
+  std::string energyText;               // its lines for the summary table
+  std::string powerTrace;               // the power trace's file contents, when one was asked for
 };
 
 // Runs every launch in order on one global memory, then evaluates the checks. A kernel fault or
@@ -52,7 +56,9 @@ ScenarioResult runScenario(const Scenario& s, bool limitStudy = true);
 // model/gpu/platform.h) with the scenario's configuration and mechanism. The functional
 // interpreter runs the scenario too, as the reference of `equals_interpreter` checks and for
 // interp.* / limit.* statistics. SystemC elaborates once per process: call it once.
-ScenarioResult runScenarioTimed(const Scenario& s);
+// With `energy`, the result also has the energy report of the run (from its final statistics) and,
+// when the request names a trace file, the power trace's contents (taken during the run).
+ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* energy = nullptr);
 
 // Command-line overrides of a scenario's machine: another configuration file instead of its
 // `config:`, `--set key=value`s applied after its `set:`, another mechanism. Throws InputError /

@@ -8,6 +8,7 @@
 #include "cli/config_loader.h"
 #include "cli/scenario_eval.h"
 #include "isa/diagnostics.h"
+#include "model/energy/power_trace.h"
 #include "model/gpu/platform.h"
 
 namespace simtlm::scenario {
@@ -50,7 +51,7 @@ void applyOverrides(Scenario& s, const Overrides& o) {
   s.config = loader.resolve();
 }
 
-ScenarioResult runScenarioTimed(const Scenario& s) {
+ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* energy) {
   static bool elaborated = false;  // SystemC elaborates once per process
   if (elaborated) throw std::logic_error("runScenarioTimed: one timing simulation per process");
   elaborated = true;
@@ -112,13 +113,34 @@ ScenarioResult runScenarioTimed(const Scenario& s) {
     r.launches.push_back({s.launches[i].label(), configs[i], counterDelta(now, before)});
     before = std::move(now);
   };
+  // The energy layer only reads counters: the model is compiled before the run, the optional
+  // power sampler watches the run, and the report is computed from the final statistics.
+  std::unique_ptr<energy::EnergyModel> model;
+  std::unique_ptr<energy::PowerSampler> sampler;
+  if (energy) {
+    model = std::make_unique<energy::EnergyModel>(energy->table, energy::runInfoFromConfig(config::toJson(cfg), s.mechanism),
+                                                  energy->op);
+    if (!energy->traceFile.empty())
+      sampler = std::make_unique<energy::PowerSampler>("power_sampler", *model, registry, energy->window,
+                                                       top->kernel_started, top->irq);
+  }
   sc_core::sc_start();
   r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (sampler) {
+    sampler->finish();
+    r.powerTrace = energy->ptrace() ? sampler->trace().ptrace() : sampler->trace().csv();
+  }
   if (r.error.empty() && r.launches.size() != s.launches.size())
     r.error = "the simulation ended before every launch completed (" + std::to_string(r.launches.size()) +
               " of " + std::to_string(s.launches.size()) + ")";
 
   r.stats = registry.toJson();
+  if (model) {
+    std::vector<std::string> missing;
+    const energy::Breakdown b = model->evaluate(model->valuesOf(r.stats, &missing));
+    r.energy = energy::toJson(*model, b, missing);
+    r.energyText = energy::formatReport(*model, b);
+  }
   for (const auto& [k, v] : refStats.items()) r.stats[k] = v;
   evaluateChecks(r, mem, refError.empty() ? &reference : nullptr);
   if (!refError.empty() && r.error.empty() && !s.expectsError())

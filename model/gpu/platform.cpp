@@ -45,6 +45,11 @@ Platform::Platform(sc_module_name name, const config::GpuConfig& cfg, stats::Reg
                    HostDriver::JobSource jobs)
     : sc_module(name), gpu("gpu", cfg, stats), host("host", std::move(jobs)), bus("bus"),
       dram("dram", dramConfigOf(cfg)), irq("irq") {
+  auto launch = gpu.regs.onLaunch;  // the GPU's own handler, then the observers' event
+  gpu.regs.onLaunch = [this, launch](const model::LaunchRegs& r) {
+    launch(r);
+    kernel_started.notify(SC_ZERO_TIME);
+  };
   host.control.bind(gpu.regs.control);
   gpu.irq(irq);
   host.irq(irq);

@@ -44,6 +44,9 @@ class Platform : public sc_core::sc_module {
   mem::DramTarget dram;
   std::unique_ptr<mem::L2Cache> l2;  // null when l2.enabled is false
   sc_core::sc_signal<bool> irq;
+  // Notified (one delta later) whenever the host launches a kernel: observers such as the energy
+  // layer's power sampler (model/energy/power_trace.h) start watching the run here.
+  sc_core::sc_event kernel_started;
 };
 
 }  // namespace simtlm::gpu

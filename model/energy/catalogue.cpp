@@ -1,0 +1,115 @@
+#include "model/energy/catalogue.h"
+
+namespace simtlm::energy {
+namespace {
+
+using W = Weight;
+
+std::vector<ComponentSpec> build() {
+  const std::vector<Input> memLanes = {
+      {"exec.load_global.lanes"}, {"exec.load_shared.lanes"}, {"exec.load_param.lanes"},
+      {"exec.store_global.lanes"}, {"exec.store_shared.lanes"}, {"exec.atomic_global.lanes"},
+      {"exec.atomic_shared.lanes"}};
+  return {
+      {"fetch", "instruction fetch (PC select, I-buffer write)", Scope::PerSm, "", true,
+       {{"instruction", "warp instruction fetched", {{"frontend.fetched"}}}}},
+      {"icache", "instruction cache", Scope::PerSm, "", true,
+       {{"access", "I-cache access", {{"icache.accesses"}}},
+        {"fill", "line fill", {{"icache.fills"}}}}},
+      {"decode", "decode", Scope::PerSm, "", true,
+       {{"instruction", "warp instruction decoded (= fetched)", {{"frontend.fetched"}}}}},
+      {"scheduler", "I-buffer read, scoreboard and warp scheduler", Scope::PerSm, "", true,
+       {{"issue", "warp instruction issued", {{"issue.warp_instructions"}}}}},
+      {"regfile", "register file banks", Scope::PerSm, "", true,
+       {{"read", "32-lane register read (charged per active lane group)",
+         {{"regfile.read_lane_groups", W::LaneGroup}}},
+        {"write", "32-lane register write (charged per active lane group)",
+         {{"regfile.write_lane_groups", W::LaneGroup}}}}},
+      {"collector", "operand collectors and crossbar", Scope::PerSm, "", true,
+       {{"allocate", "instruction accepted by a collector unit", {{"regfile.collector.accepted"}}},
+        {"operand", "32-lane operand into a collector (charged per active lane group)",
+         {{"regfile.read_lane_groups", W::LaneGroup}}}}},
+      {"int", "integer lanes", Scope::PerSm, "", true,
+       {{"op", "active lane, integer add/logic/shift", {{"exec.int.lanes"}}},
+        {"mul", "active lane, integer multiply (mul, mad)", {{"exec.int_mul.lanes"}}},
+        {"div", "active lane, integer divide/remainder", {{"exec.int_div.lanes"}}},
+        {"compare", "active lane, compare into a predicate", {{"exec.compare.lanes"}}},
+        {"move", "active lane, mov/selp/s2r", {{"exec.move.lanes"}}},
+        {"predicate", "active lane, predicate logic", {{"exec.predicate.lanes"}}}}},
+      {"fp", "FP32 lanes", Scope::PerSm, "", true,
+       {{"op", "active lane, FP32 add/mul/fma/min/max", {{"exec.fp.lanes"}}},
+        {"div", "active lane, FP32 divide", {{"exec.fp_div.lanes"}}},
+        {"convert", "active lane, int<->float conversion", {{"exec.convert.lanes"}}}}},
+      {"sfu", "special-function unit", Scope::PerSm, "", true,
+       {{"op", "active lane, transcendental (rcp, sqrt, ex2, lg2, sin, cos)", {{"exec.sfu.lanes"}}}}},
+      {"ldst", "load/store unit (address generation, coalescer)", Scope::PerSm, "", true,
+       {{"lane", "active lane of a memory instruction", memLanes},
+        {"transaction", "coalesced global transaction", {{"coalescer.transactions"}}}}},
+      {"shared", "shared memory", Scope::PerSm, "", true,
+       {{"access", "warp access (bank arbitration, crossbar)", {{"shared.accesses"}}},
+        {"word", "32-bit word read or written in a bank", {{"shared.lane_accesses"}}}}},
+      {"l1", "L1 data cache", Scope::PerSm, "", true,
+       {{"access", "access (128-byte line)", {{"l1.accesses"}}},
+        {"transaction", "line fill or write-through to L2", {{"l1.transactions"}}}},
+       "l1"},
+      {"sm_base", "SM clock tree, pipeline latches, unitemized logic", Scope::PerSm, "", true,
+       {{"active_cycle", "clocked cycle with a resident block", {{"active_cycles"}}},
+        {"idle_cycle", "clocked cycle without a resident block",
+         {{"cycles"}, {"active_cycles", W::Minus}}}}},
+      {"l2", "L2 cache", Scope::Gpu, "", true,
+       {{"read", "read (128-byte line)", {{"l2.reads"}}},
+        {"write", "write", {{"l2.writes"}}},
+        {"fill", "line filled from DRAM", {{"l2.bytes_from_memory", W::PerL2Line}}},
+        {"atomic", "atomic performed at the L2 (its access is a read)", {{"l2.atomics"}}}},
+       "l2"},
+      {"noc", "interconnect", Scope::Gpu, "", true,
+       {{"request", "request routed", {{"noc.requests"}}},
+        {"byte", "byte moved between the GPU and memory", {{"tlm.bytes_read"}, {"tlm.bytes_written"}}}}},
+      {"dram", "DRAM (off chip)", Scope::Gpu, "", false,
+       {{"read", "read access", {{"dram.reads"}}},
+        {"write", "write access", {{"dram.writes"}}},
+        {"byte", "byte transferred", {{"dram.bytes"}}},
+        {"atomic", "atomic performed at DRAM", {{"dram.atomics"}}}}},
+      {"tlm", "GPU memory port (TLM socket)", Scope::Gpu, "", true,
+       {{"transaction", "TLM transaction", {{"tlm.transactions"}}}}},
+      {"darsie.skip_table", "DARSIE PC skip table", Scope::PerSm, "darsie", true,
+       {{"lookup", "skipper decision (follower skip, leader election, private execution)",
+         {{"darsie.skipped"}, {"darsie.leader_elections"}, {"darsie.private_executions"}}},
+        {"write", "entry created or cleared",
+         {{"darsie.leader_elections"}, {"darsie.skip_table.invalidated_by_store"},
+          {"darsie.skip_table.invalidated_by_atomic"}}}}},
+      {"darsie.majority_mask", "DARSIE majority-path masks", Scope::PerSm, "darsie", true,
+       {{"access", "mask update (branch barrier, warp leaving, rejoin)",
+         {{"darsie.branch_barriers"}, {"darsie.majority_leaves"}, {"darsie.rejoins"}}}}},
+      {"darsie.rename", "DARSIE register rename/version tables", Scope::PerSm, "darsie", true,
+       {{"lookup", "operand mapping of a fetched instruction", {{"frontend.fetched"}}},
+        {"write", "mapping written (skip, leader version, adopted version)",
+         {{"darsie.skipped"}, {"darsie.leader_elections"}, {"darsie.adopted_versions"}}},
+        {"copy", "renamed register copied to warp-private space (32-lane read + write)",
+         {{"darsie.copied_registers"}}}}},
+      {"darsie.freelist", "DARSIE rename-register freelist", Scope::PerSm, "darsie", true,
+       {{"allocate", "register taken by a leader", {{"darsie.leader_elections"}}},
+        {"release", "register returned (one per allocation)", {{"darsie.leader_elections"}}}}},
+  };
+}
+
+}  // namespace
+
+const std::vector<ComponentSpec>& catalogue() {
+  static const std::vector<ComponentSpec> c = build();
+  return c;
+}
+
+int componentIndex(const std::string& name) {
+  const auto& c = catalogue();
+  for (size_t i = 0; i < c.size(); ++i)
+    if (c[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+bool mechanismUses(const std::string& mechanism, const std::string& owner) {
+  if (owner.empty()) return true;
+  return mechanism == owner || mechanism.rfind(owner + "-", 0) == 0;
+}
+
+}  // namespace simtlm::energy

@@ -1,0 +1,34 @@
+// An energy table: for every component of the catalogue, the energy of each of its events (pJ)
+// and its static power (mW); the technology node, supply voltage and clock the numbers were made
+// for; and where every number comes from. Loaded from a YAML file (configs/energy/*.yaml, format
+// in docs/energy.md); every problem is one InputError naming the file, line, column and entry.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace simtlm::energy {
+
+struct Sourced {
+  double value = 0;
+  std::string source;  // where the number comes from (a paper and table, a derivation, an estimate)
+};
+
+struct ComponentEntry {
+  std::vector<Sourced> events;  // pJ per event, in the order of the catalogue's events
+  Sourced staticMw;             // static (leakage) power, mW: per SM for per-SM components
+};
+
+struct EnergyTable {
+  std::string name, description, file;
+  Sourced nodeNm, voltageV, clockMhz;
+  Sourced gatedSmLeakage;                   // fraction of per-SM static power drawn while an SM is gated
+  std::vector<ComponentEntry> components;   // in catalogue() order
+};
+
+// Parses a table (`fileName` names it in errors). Throws InputError.
+EnergyTable parseTable(const std::string& text, const std::string& fileName);
+// Reads and parses a file. Throws InputError (also for a file that cannot be read).
+EnergyTable loadTable(const std::string& path);
+
+}  // namespace simtlm::energy
