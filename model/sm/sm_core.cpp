@@ -354,7 +354,11 @@ void SmCore::execute(int slot, uint64_t cycle) {
   const size_t idx = isa::Kernel::indexOf(e.pc);
   const bool diverged = ctx.advance(in, exec, image_.reconvergence[idx]);
   if (isControl(in.op)) w.fetchBlocked = false;
-  if (darsie_) darsieIssued(slot, e, diverged);
+  if (darsie_) {
+    darsieIssued(slot, e, diverged);
+    darsie_->renameLookups += static_cast<uint64_t>(__builtin_popcountll(regfile::sourceGprs(in)) +
+                                                    (regfile::destGpr(in) ? 1 : 0));
+  }
   if (!ctx.done() && ctx.pc() != e.pc + 8) {  // control flow changed: redirect fetch
     if (darsie_) darsieFlushed(slot);
     w.ibuf.flush();

@@ -67,6 +67,8 @@ void SmCore::darsieAdmit(int b) {
 
 void SmCore::darsieRetire(int b) {
   darsie_->liveEntries -= static_cast<uint64_t>(darsie_->blocks[b]->table.occupancy());
+  darsie_->retiredTaken += darsie_->blocks[b]->pool.versionsCreated();
+  darsie_->retiredReleased += darsie_->blocks[b]->pool.versionsReleased();
   darsie_->blocks[b].reset();
 }
 
@@ -105,6 +107,7 @@ void SmCore::darsieSkip(uint64_t cycle) {
         continue;
       }
       probed[nprobed++] = w.fetchPc;
+      d.tableLookups++;
     }
     darsieProbe(slot, skips);
   }
@@ -594,6 +597,21 @@ void SmCore::registerDarsieStats(stats::Registry& r) {
   r.add(p + "skip_table.full", d.fullEvents, "events", "would-be leaders that found the table full");
   r.add(p + "skip_table.invalidated_by_store", d.invalidByStore, "entries", "load entries cleared by a store of the block");
   r.add(p + "skip_table.invalidated_by_atomic", d.invalidByAtomic, "entries", "global-load entries cleared by a global atomic or fence");
+  r.add(p + "skip_table.lookups", d.tableLookups, "accesses",
+        "skip-table read-port accesses (one per distinct PC probed in a cycle)");
+  r.add(p + "rename.lookups", d.renameLookups, "accesses",
+        "rename-table reads: register operands (sources and destination) of issued instructions");
+  auto pools = [this](bool released) {
+    const DarsieState& ds = *darsie_;
+    uint64_t n = released ? ds.retiredReleased : ds.retiredTaken;
+    for (const auto& b : ds.blocks)
+      if (b) n += released ? b->pool.versionsReleased() : b->pool.versionsCreated();
+    return static_cast<double>(n);
+  };
+  r.addDerived(p + "freelist.allocations", [pools] { return pools(false); }, "registers",
+               "rename registers taken from the freelist (new versions)");
+  r.addDerived(p + "freelist.releases", [pools] { return pools(true); }, "registers",
+               "rename registers returned to the freelist (versions no warp needs)");
   r.add(p + "unskipped", d.unskipped, "instructions", "skips turned back into instructions because their entry was cleared");
 }
 

@@ -57,6 +57,10 @@ struct DarsieState {
   uint64_t occupancySum = 0, occupancyMax = 0, evictions = 0, fullEvents = 0;
   uint64_t invalidByStore = 0, invalidByAtomic = 0, unskipped = 0, rejoins = 0, adopted = 0;
   uint64_t portLimited = 0;
+  // For the energy layer: skip-table read-port accesses, rename-table reads (one per register
+  // operand of an issued instruction), versions taken from / returned to the freelist by blocks
+  // already retired (live blocks' pools are added when read).
+  uint64_t tableLookups = 0, renameLookups = 0, retiredTaken = 0, retiredReleased = 0;
 };
 
 }  // namespace simtlm::sm

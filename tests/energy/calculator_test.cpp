@@ -37,7 +37,7 @@ nlohmann::json handStats() {
           {"l2.bytes_from_memory", 256},        {"sm0.cycles", 100},
           {"sm0.active_cycles", 90},            {"sm1.cycles", 60},
           {"sm1.active_cycles", 60},            {"gpu.cycles", 100},
-          {"sm0.darsie.skipped", 5}};
+          {"sm0.darsie.skip_table.lookups", 5}};
 }
 
 TEST(EnergyCalculator, EnergyIsCountTimesEnergyPerEventExactly) {
@@ -82,7 +82,7 @@ TEST(EnergyCalculator, EnergyIsCountTimesEnergyPerEventExactly) {
 TEST(EnergyCalculator, MechanismStructuresAreChargedAsOverheadInTheirRuns) {
   const EnergyModel m(test::table(kEvents, kStatics, 1.0, 0.5), twoSms("darsie-no-cf-sync"));
   const Breakdown b = m.evaluate(m.valuesOf(handStats()));
-  EXPECT_EQ(b.components[idx("darsie.skip_table")].dynamic, 80.0);  // 5 skips x 16
+  EXPECT_EQ(b.components[idx("darsie.skip_table")].dynamic, 80.0);  // 5 skip-table lookups x 16
   EXPECT_EQ(b.components[idx("darsie.rename")].statik, 180000.0);   // like the regfile's leakage
   EXPECT_EQ(b.overhead.dynamic, 80.0);
   EXPECT_EQ(b.overhead.statik, 180000.0);

@@ -66,6 +66,12 @@ TEST(DarsieBanks, VersionsAreWrittenAndReadInThePoolRegisters) {
   // the follower's add (r5), add (r2), st (r3).
   EXPECT_EQ(r.stat("regfile.renamed_reads"), 8);
   EXPECT_LE(r.stat("regfile.renamed_conflicts"), r.stat("regfile.conflicts"));
+  // Energy counters: rename-table reads are the register operands of issued instructions, the
+  // leader's 10 (17 operands) and the follower's 6 (11); four versions came off the freelist.
+  EXPECT_EQ(r.stat("darsie.rename.lookups"), 28);
+  EXPECT_EQ(r.stat("darsie.freelist.allocations"), 4);
+  EXPECT_LE(r.stat("darsie.freelist.releases"), 4);
+  EXPECT_GE(r.stat("darsie.skip_table.lookups"), 4);
 }
 
 TEST(DarsieBanks, IdealPoolTakesNoBankPorts) {
