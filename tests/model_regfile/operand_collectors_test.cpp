@@ -14,7 +14,7 @@ using namespace simtlm::regfile;
 namespace {
 
 config::GpuConfig::RegFile rf(int collectors, int collectorPorts, int bankPorts = 1) {
-  return {/*banks=*/4, bankPorts, collectors, collectorPorts};
+  return {/*banks=*/4, bankPorts, collectors, collectorPorts, /*lane_group=*/8};
 }
 PhysReg R(uint32_t p) { return PhysReg{p}; }
 
@@ -218,10 +218,10 @@ TEST(OperandCollectors, NoSourcesStillPassTheReadStage) {
 }
 
 TEST(OperandCollectors, DefaultMappingIsSkewed) {
-  config::GpuConfig::RegFile c{32, 1, 4, 1};
+  config::GpuConfig::RegFile c{32, 1, 4, 1, 8};
   OperandCollectors oc(c);
   EXPECT_EQ(oc.bank(PhysReg{33}), BankId{2});
-  EXPECT_THROW(OperandCollectors(config::GpuConfig::RegFile{4, 0, 2, 1}), std::invalid_argument);
+  EXPECT_THROW(OperandCollectors(config::GpuConfig::RegFile{4, 0, 2, 1, 8}), std::invalid_argument);
 }
 
 // dispatchReady offers what readyToDispatch lists, in the same order, and takes, refuses
@@ -260,7 +260,7 @@ TEST(OperandCollectors, DispatchReadyWalksTheReadyInstructionsOldestFirst) {
 
 // Reads go round-robin over many collectors (more than one 64-bit word of them).
 TEST(OperandCollectors, RoundRobinOverManyCollectors) {
-  Bench b({/*banks=*/1, /*bank_ports=*/1, /*collectors=*/100, /*collector_ports=*/1});
+  Bench b({/*banks=*/1, /*bank_ports=*/1, /*collectors=*/100, /*collector_ports=*/1, /*lane_group=*/8});
   std::vector<CollectorId> ids;
   for (uint32_t i = 0; i < 100; ++i) ids.push_back(b.oc.accept(i, {R(i)}, 0));
   // One bank, one port: one read per cycle, collector 0 first, then in order.

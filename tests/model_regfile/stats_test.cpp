@@ -9,7 +9,7 @@ using namespace simtlm::regfile;
 
 TEST(RegfileStats, NamesUnderThePrefix) {
   stats::Registry reg;
-  OperandCollectors oc(config::GpuConfig::RegFile{4, 1, 2, 3}, BankMapping::Interleaved);
+  OperandCollectors oc(config::GpuConfig::RegFile{4, 1, 2, 3, 8}, BankMapping::Interleaved);
   oc.registerStats(stats::Group(reg, "sm0.regfile"));
   for (const char* name :
        {"sm0.regfile.reads", "sm0.regfile.writes", "sm0.regfile.conflicts",
