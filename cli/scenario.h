@@ -69,7 +69,7 @@ struct Launch {
   workloads::Options options;
   isa::Kernel kernel;
   isa::Dim3 grid, block;
-  uint32_t warpSize = 32;
+  uint32_t warpSize = 0;  // 0: the machine's gpu.warp_size
   std::vector<Param> params;
   std::string label() const;  // "kernel vecadd" or "workload matmul"
 };

@@ -13,7 +13,9 @@ namespace simtlm::scenario {
 // Allocates and fills the scenario's buffers.
 void placeBuffers(const Scenario& s, isa::GlobalMemory& mem);
 // The launch's configuration; a workload launch sets up its buffers in `mem` first.
-isa::LaunchConfig prepareLaunch(const Launch& l, isa::GlobalMemory& mem);
+// A kernel launch without warp_size runs the machine's warp size (`machineWarpSize`); a
+// workload launch the workload's.
+isa::LaunchConfig prepareLaunch(const Launch& l, isa::GlobalMemory& mem, uint32_t machineWarpSize);
 // Runs every launch on the interpreter (buffers placed first); returns the error that stopped
 // the run ("" when it completed).
 std::string runOnInterpreter(const Scenario& s, isa::GlobalMemory& mem, bool study, std::vector<LaunchOutcome>* out);

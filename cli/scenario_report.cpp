@@ -144,6 +144,8 @@ nlohmann::json toJson(const ScenarioResult& r) {
   for (const auto& [k, v] : s.sets) sets[k] = v;
   j["config_set"] = sets;
   j["config"] = config::toJson(s.config);
+  // The timing model ran the launches' warp size (scenario_timing.cpp): report the machine run.
+  if (timing && !r.launches.empty()) j["config"]["gpu.warp_size"] = r.launches[0].launch.warpSize;
   j["launches"] = nlohmann::json::array();
   for (const auto& l : r.launches)
     j["launches"].push_back({{"label", l.label}, {"grid", dim(l.launch.grid)}, {"block", dim(l.launch.block)},

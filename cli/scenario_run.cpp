@@ -27,7 +27,7 @@ void placeBuffers(const Scenario& s, isa::GlobalMemory& mem) {
   }
 }
 
-isa::LaunchConfig prepareLaunch(const Launch& l, isa::GlobalMemory& mem) {
+isa::LaunchConfig prepareLaunch(const Launch& l, isa::GlobalMemory& mem, uint32_t machineWarpSize) {
   if (l.workload) {
     try {
       return l.workload->setup(mem);
@@ -40,7 +40,7 @@ isa::LaunchConfig prepareLaunch(const Launch& l, isa::GlobalMemory& mem) {
   isa::LaunchConfig c;
   c.grid = l.grid;
   c.block = l.block;
-  c.warpSize = l.warpSize;
+  c.warpSize = l.warpSize ? l.warpSize : machineWarpSize;
   for (const auto& p : l.params) c.params.push_back(p.buffer.empty() ? p.value : mem.region(p.buffer).base);
   return c;
 }
@@ -48,7 +48,7 @@ isa::LaunchConfig prepareLaunch(const Launch& l, isa::GlobalMemory& mem) {
 std::string runOnInterpreter(const Scenario& s, isa::GlobalMemory& mem, bool study, std::vector<LaunchOutcome>* out) {
   placeBuffers(s, mem);
   for (const auto& l : s.launches) {
-    isa::LaunchConfig c = prepareLaunch(l, mem);
+    isa::LaunchConfig c = prepareLaunch(l, mem, static_cast<uint32_t>(s.config.gpu.warp_size));
     isa::LimitStudy limit;
     isa::ExecCounts counts;
     try {

@@ -74,7 +74,8 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   isa::GlobalMemory mem;
   placeBuffers(s, mem);
   std::vector<isa::LaunchConfig> configs;
-  for (const auto& l : s.launches) configs.push_back(prepareLaunch(l, mem));
+  for (const auto& l : s.launches)
+    configs.push_back(prepareLaunch(l, mem, static_cast<uint32_t>(s.config.gpu.warp_size)));
   for (size_t i = 0; i < s.launches.size(); ++i) {
     try {
       configs[i].validate(s.launches[i].kernel);
@@ -97,6 +98,15 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   auto start = std::chrono::steady_clock::now();
   config::GpuConfig cfg = s.config;  // the platform keeps a reference: it lives as long
   cfg.mechanism = config::mechanismFromName(s.mechanism);
+  // The machine runs one warp size (gpu.warp_size): that of the launches, which the interpreter
+  // runs too (a workload such as fig3 brings its own).
+  for (size_t i = 1; i < configs.size(); ++i)
+    if (configs[i].warpSize != configs[0].warpSize)
+      yaml::fail(s.launches[i].where, s.launches[i].path + ": " + s.launches[i].label() + " runs warps of " +
+                                          std::to_string(configs[i].warpSize) + " threads and " +
+                                          s.launches[0].path + " warps of " + std::to_string(configs[0].warpSize) +
+                                          ": the timing model runs one warp size (gpu.warp_size) per run");
+  if (!configs.empty()) cfg.gpu.warp_size = static_cast<int>(configs[0].warpSize);
   auto top = std::make_unique<gpu::Platform>("top", cfg, registry, jobs);
   nlohmann::json before = registry.toJson();
   top->host.onJobDone = [&](const gpu::HostJob&, const gpu::HostResult& res) {

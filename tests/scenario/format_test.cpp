@@ -229,3 +229,34 @@ launches:
   EXPECT_EQ(j["config_set"]["issue.policy"], "lrr");
   EXPECT_TRUE(r.passed);  // no checks: nothing can fail
 }
+
+// The timing model runs one warp size: a workload's own (fig3: 4) becomes the machine's, and
+// launches of two warp sizes are refused naming the second.
+TEST(ScenarioFormat, TimingRunTakesTheLaunchesWarpSize) {
+  Scenario s = load(R"(
+config: configs/tiny.ini
+launches:
+  - workload: fig3
+checks:
+  - {stat: sm0.issue.warp_instructions, op: "==", value: 26}
+)");
+  ScenarioResult r = runScenarioTimed(s);
+  EXPECT_TRUE(r.passed) << r.error;  // 2 warps of 4 lanes, 13 instructions each
+  EXPECT_EQ(toJson(r)["config"]["gpu.warp_size"], 4);
+}
+
+TEST(ScenarioFormat, TimingRunRefusesTwoWarpSizes) {
+  Scenario s = load(R"(
+config: configs/tiny.ini
+launches:
+  - workload: fig3
+  - {kernel: vecadd.s, block: 32, warp_size: 32, params: [0, 0, 0, 0]}
+)");
+  try {
+    runScenarioTimed(s);
+    FAIL() << "expected an error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("launches[1]: kernel vecadd runs warps of 32 threads and launches[0] warps of 4"),
+              std::string::npos) << e.what();
+  }
+}
