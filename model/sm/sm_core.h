@@ -143,7 +143,7 @@ class SmCore {
   void retireBlock(Block& b);
   void setFault(int slot, const std::string& what);
 
-  // DARSIE (sm_darsie.cpp; docs/darsie.md). Called only when darsie_ is set.
+  // DARSIE (sm_darsie.cpp, sm_darsie_registers.cpp; docs/darsie.md). Called only when darsie_ is set.
   void darsieStart();
   int darsieRegsPerBlock() const;  // rename-pool registers each block takes (0 without DARSIE)
   void darsieAdmit(int blockSlot);

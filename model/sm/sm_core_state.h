@@ -1,6 +1,7 @@
 // The private state of SmCore (warp contexts, block slots, results in flight), shared by its
-// implementation files: sm_core.cpp (admission, fetch, issue, write-back, barriers) and
-// sm_memory.cpp (memory instructions: parameters, shared memory, global memory).
+// implementation files: sm_core.cpp (admission, fetch, dispatch, write-back, barriers),
+// sm_issue.cpp (the issue stage), sm_memory.cpp (memory instructions: parameters, shared memory,
+// global memory) and the DARSIE hooks (sm_darsie.cpp, sm_darsie_registers.cpp).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,13 @@ namespace simtlm::sm {
 inline bool isSharedAccess(const isa::OpInfo& oi) {
   return oi.cls == isa::OpClass::LoadShared || oi.cls == isa::OpClass::StoreShared ||
          oi.cls == isa::OpClass::AtomicShared;
+}
+
+inline bool isControl(isa::Op op) { return op == isa::Op::BRA || op == isa::Op::EXIT; }
+
+inline bool isGlobal(const isa::OpInfo& oi) {
+  return oi.cls == isa::OpClass::LoadGlobal || oi.cls == isa::OpClass::StoreGlobal ||
+         oi.cls == isa::OpClass::AtomicGlobal;
 }
 
 struct SmCore::Warp {

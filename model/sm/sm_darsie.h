@@ -1,7 +1,8 @@
 // DARSIE's state in one SM (docs/darsie.md; DARSIE Sec. 4.3-4.5): per resident block the PC
 // skip table, the rename pool and the majority-path mask; per warp slot its position on the
 // majority path, its pending decision at the fetch PC and its branch-barrier wait. The SM's
-// hooks that use it are in sm_darsie.cpp.
+// hooks that use it are in sm_darsie.cpp (front end, issue side) and sm_darsie_registers.cpp
+// (renaming, versions, load rules, barriers).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,9 @@
 #include "model/darsie/skip_table.h"
 
 namespace simtlm::sm {
+
+// A warp's bit in a block's masks (majority path, arrived, waiting).
+inline uint64_t bitOf(int indexInBlock) { return uint64_t{1} << indexInBlock; }
 
 struct DarsieWarp {
   uint64_t fetchPos = 0, issuePos = 0;  // instructions passed since the last barrier

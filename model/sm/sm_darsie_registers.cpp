@@ -1,0 +1,187 @@
+// DARSIE in the SM, the register side (docs/darsie.md; DARSIE Sec. 4.3.1, 4.4, 4.5): renaming
+// onto the block's rename pool (values and banks), the leader's version written at dispatch,
+// LeaderWB, the load rules of Sec. 4.4, bar.sync's rejoin and the stuck-run description.
+#include <cstring>
+#include <sstream>
+
+#include "model/sm/sm_core.h"
+#include "model/sm/sm_core_state.h"
+#include "model/sm/sm_darsie.h"
+
+namespace simtlm::sm {
+
+// --- register side ------------------------------------------------------------------------------
+
+// Renames the warp's named register r onto pool register `phys` of its block: its values (the
+// functional side) and its bank (the operand collectors read and write it there).
+void SmCore::darsieMapReg(int slot, uint8_t r, int phys) {
+  Warp& w = warps_[slot];
+  w.ctx->mapReg(r, darsie_->blocks[w.block]->pool.row(phys));
+  ops_.rename(slot, r, ops_.poolReg(w.block, phys));
+}
+
+void SmCore::darsieUnmapReg(int slot, uint8_t r) {
+  warps_[slot].ctx->unmapReg(r);
+  ops_.unrename(slot, r);
+}
+
+// Before an instruction writing rD executes: a lead writes a new version (the leader's rD is
+// mapped onto it, holding the old values so that sources and lanes not written see them);
+// any other write goes to the warp's own register (copied out first if it was mapped).
+void SmCore::darsieBeforeExecute(int slot, const isa::Instr& in, uint32_t pc) {
+  if (!isa::writesGpr(isa::info(in.op).format)) return;
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieWarp& dw = d.warps[slot];
+  DarsieBlock& db = *d.blocks[w.block];
+  const int me = static_cast<int>(w.indexInBlock);
+  const uint8_t r = in.d;
+  const size_t bytes = sizeof(uint32_t) * static_cast<size_t>(w.ctx->lanes());
+  if (!dw.leads.empty() && dw.leads.front().first == pc) {
+    const int entry = dw.leads.front().second;
+    dw.leads.pop_front();
+    const int phys = db.table[entry].phys;
+    std::memcpy(db.pool.row(phys), w.ctx->reg(r), bytes);
+    db.pool.map(me, r, phys);
+    darsieMapReg(slot, r, phys);
+    dw.leadWrite[r] = static_cast<int16_t>(entry);
+    return;
+  }
+  if (!w.ctx->isMapped(r)) return;
+  std::memcpy(w.ctx->privateReg(r), w.ctx->reg(r), bytes);
+  darsieUnmapReg(slot, r);
+  db.pool.unmap(me, r);
+}
+
+// A register write was performed: a lead's sets LeaderWB and classifies the value.
+void SmCore::darsieWritten(int slot, const isa::Instr& in) {
+  if (!isa::writesGpr(isa::info(in.op).format)) return;
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieWarp& dw = d.warps[slot];
+  const int entry = dw.leadWrite[in.d];
+  if (entry < 0) return;
+  dw.leadWrite[in.d] = -1;
+  dw.pendingLeads--;
+  DarsieBlock& db = *d.blocks[w.block];
+  darsie::SkipEntry& x = db.table[entry];
+  x.leaderWB = true;
+  x.kind = darsie::classify(db.pool.row(x.phys), w.ctx->lanes());
+  opEvents_++;  // followers may skip now
+  if (w.done) db.pool.unmap(static_cast<int>(w.indexInBlock), in.d);
+  else if (dw.leavePending && dw.pendingLeads == 0) darsieLeave(slot);
+  darsieSweep(w.block);
+}
+
+// Sec. 4.4: a store of the block clears its load entries; a global atomic or fence clears
+// every global-load entry of the SM. Cleared entries stay until every majority warp has passed
+// them (so that no warp mistakes an instance), but no warp skips them any more.
+void SmCore::darsieMemory(int slot, const isa::OpInfo& oi) {
+  DarsieState& d = *darsie_;
+  const bool store = oi.cls == isa::OpClass::StoreGlobal || oi.cls == isa::OpClass::StoreShared ||
+                     oi.cls == isa::OpClass::AtomicShared;
+  const bool global = oi.cls == isa::OpClass::AtomicGlobal || oi.cls == isa::OpClass::Fence;
+  if (store && !d.ignoreStores) {
+    darsie::SkipTable& t = d.blocks[warps_[slot].block]->table;
+    for (int i = 0; i < t.size(); ++i)
+      if (t[i].valid && t[i].isLoad && !t[i].invalid) {
+        t[i].invalid = true;
+        d.invalidByStore++;
+      }
+  }
+  if (global)
+    for (auto& b : d.blocks)
+      if (b)
+        for (int i = 0; i < b->table.size(); ++i)
+          if (b->table[i].valid && b->table[i].isGlobalLoad && !b->table[i].invalid) {
+            b->table[i].invalid = true;
+            d.invalidByAtomic++;
+          }
+}
+
+// Entries every majority warp has passed, whose leader wrote back and whose followers retired
+// their skips, leave the table; their version is released when no warp maps it any more.
+void SmCore::darsieSweep(int b) {
+  DarsieBlock& db = *darsie_->blocks[b];
+  for (int i = 0; i < db.table.size(); ++i) {
+    darsie::SkipEntry& x = db.table[i];
+    if (!x.valid || !x.leaderWB || x.pendingSkips > 0) continue;
+    if (!x.stale && (x.arrived & db.majority) != db.majority) continue;
+    db.pool.release(x.phys);
+    x = darsie::SkipEntry{};
+    darsie_->liveEntries--;
+  }
+}
+
+// --- barriers and exit -------------------------------------------------------------------------
+
+// bar.sync restores every eligible warp to the majority path. A rejoining warp adopts the
+// majority's versions of the registers the analysis proves TB-redundant at the barrier, so that
+// from then on it reads exactly what the majority reads. Positions restart at 0.
+void SmCore::darsieBarrierRelease(Block& b) {
+  DarsieState& d = *darsie_;
+  const int bs = static_cast<int>(&b - blocks_.data());
+  DarsieBlock& db = *d.blocks[bs];
+  int source = -1;
+  for (int s : b.warps)
+    if (db.majority & bitOf(warps_[s].indexInBlock)) {
+      source = static_cast<int>(warps_[s].indexInBlock);
+      break;
+    }
+  const uint64_t redundant = d.marking.redundantAtBarrier[isa::Kernel::indexOf(warps_[b.warps[0]].barrierPc)];
+  for (int s : b.warps) {
+    Warp& w = warps_[s];
+    DarsieWarp& dw = d.warps[s];
+    w.fetchBlocked = false;
+    dw.fetchPos = dw.issuePos = 0;
+    dw.decidedPc = ~0u;
+    const uint64_t bit = bitOf(w.indexInBlock);
+    if (w.done || (db.majority & bit) || d.poolRegs == 0 || !darsieEligible(w)) continue;
+    d.rejoins++;
+    dw.leavePending = false;
+    db.majority |= bit;
+    if (source < 0) continue;
+    for (int r = 0; r < image_.kernel->numRegs; ++r) {
+      const int p = db.pool.mapped(source, static_cast<uint8_t>(r));
+      if (!(redundant >> r & 1u) || p < 0) continue;
+      db.pool.map(static_cast<int>(w.indexInBlock), static_cast<uint8_t>(r), p);
+      darsieMapReg(s, static_cast<uint8_t>(r), p);
+      d.adopted++;
+    }
+  }
+  for (int i = 0; i < db.table.size(); ++i)
+    if (db.table[i].valid) db.table[i].stale = true;
+  db.decided.clear();
+  darsieSweep(bs);
+}
+
+void SmCore::darsieWarpDone(int slot) {
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieBlock& db = *d.blocks[w.block];
+  db.majority &= ~bitOf(w.indexInBlock);
+  const int me = static_cast<int>(w.indexInBlock);
+  const uint64_t mapped = db.pool.mappedMask(me);
+  for (int r = 0; r < 64; ++r)  // a lead still to write keeps its version through its entry
+    if ((mapped >> r & 1u) && d.warps[slot].leadWrite[static_cast<size_t>(r)] < 0)
+      db.pool.unmap(me, static_cast<uint8_t>(r));
+  darsieSweep(w.block);
+  darsieTryReleaseBranch(w.block);
+}
+
+std::string SmCore::darsieDescribe(int slot) const {
+  const DarsieState& d = *darsie_;
+  const Warp& w = warps_[slot];
+  const DarsieWarp& dw = d.warps[slot];
+  std::ostringstream s;
+  if (dw.branchWait) s << "waits at a DARSIE branch barrier of the majority path; ";
+  if (w.ibuf.skips() && !w.ibuf.empty() && w.ibuf.front().skip) s << "retires a skip; ";
+  if (!w.done && !w.fetchInFlight && darsieMustDecide(w, slot)) {
+    const int e = d.blocks[w.block]->table.find(w.fetchPc);
+    if (e >= 0 && !d.blocks[w.block]->table[e].leaderWB) s << "fetch waits for the leader's write-back; ";
+    else if (e >= 0 && d.blocks[w.block]->table[e].sync) s << "fetch waits at a freelist synchronization point; ";
+  }
+  return s.str();
+}
+
+}  // namespace simtlm::sm

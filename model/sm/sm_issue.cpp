@@ -1,0 +1,188 @@
+// SmCore's issue stage (docs/timing-model.md): per scheduler, the warps of its partition in
+// priority order up to the first that can issue, with each warp's stall reason cached between
+// its events; the issued instruction goes into an operand collector and its control flow is
+// resolved.
+#include "model/sm/sm_core.h"
+#include "model/sm/sm_core_state.h"
+#include "model/sm/sm_darsie.h"
+
+#include "model/regfile/operands.h"
+
+namespace simtlm::sm {
+
+// The checks in this order; the first that fails is the warp's stall reason. Execution units
+// are not checked here: an instruction waits for its unit in its operand collector.
+SmCore::Stall SmCore::issueStall(int slot) const {
+  const Warp& w = warps_[static_cast<size_t>(slot)];
+  if (!w.active || w.done) return Stall::NotLive;
+  if (w.atBarrier) return Stall::Barrier;
+  if (darsie_ && darsieWaiting(slot)) return Stall::Sync;
+  if (w.ibuf.empty()) return Stall::EmptyIBuffer;
+  const IBufferEntry& e = w.ibuf.front();
+  if (e.skip) return Stall::Dependence;  // a DARSIE skip waiting to take effect
+  if (!scoreboard_.canIssue(slot, e.touched)) return Stall::Dependence;
+  if (isGlobal(isa::info(e.instr.op)) && !mem_.canAccept()) return Stall::Memory;
+  // Barriers and fences wait for the warp's own memory instructions to complete, including
+  // those still in an operand collector.
+  if ((e.instr.op == isa::Op::BAR_SYNC || e.instr.op == isa::Op::MEMBAR) &&
+      (w.pendingMem || ops_.undispatchedMemory(slot)))
+    return Stall::Memory;
+  if (!ops_.canAccept()) return Stall::Structural;
+  return Stall::None;
+}
+
+void SmCore::issue(uint64_t cycle) {
+  const int S = cfg_.issue.schedulers;
+  const int perScheduler = cfg_.sm.num_warps / S;
+  stalls_.resize(static_cast<size_t>(perScheduler));
+  for (int s = 0; s < S && fault_.empty(); ++s) {
+    // A scheduler that found no ready warp sleeps until something that can change a warp's
+    // readiness happens in this SM (stateVersion()), and counts the same stall meanwhile. A warp
+    // waiting for the memory port is not covered (the port frees on its own): no sleep then.
+    SchedulerMemo& memo = memo_[static_cast<size_t>(s)];
+    if (memo.asleep && memo.version == issueVersion(s, memo.structural)) {
+      countStall(memo.stall);
+      continue;
+    }
+    memo.asleep = false;
+    // Under DARSIE, front fix-ups first, for every warp of the partition (retired skips and
+    // their flushes change what fetch sees). Without DARSIE a front goes stale only through
+    // events that wake the warp; stallOf() checks it then.
+    if (darsie_)
+      for (int i = 0; i < perScheduler; ++i) {
+        Warp& w = warps_[i * S + s];
+        if (!w.active || w.done || w.ibuf.empty()) continue;
+        if (w.ibuf.front().skip) {
+          darsieRetireSkips(i * S + s);
+          if (w.ibuf.empty()) continue;
+        }
+        if (w.ibuf.front().pc != w.ctx->pc()) dropStaleFront(i * S + s);
+      }
+    // Then the scheduler's warps in its priority order, up to the first that can issue.
+    WarpScheduler& sched = *schedulers_[s];
+    const WarpScheduler::Priority prio = sched.priority();
+    int pick = -1;
+    const Stall greedy = prio.first >= 0 ? stallOf(prio.first * S + s) : Stall::NotLive;
+    if (greedy == Stall::None) pick = prio.first;
+    for (int k = 0; k < prio.n && pick < 0; ++k) {
+      const int i = prio.order[k];
+      const Stall st = i == prio.first ? greedy : stallOf(i * S + s);
+      stalls_[i] = st;
+      if (st == Stall::None) pick = i;
+    }
+    if (pick >= 0) {
+      sched.issued(pick);
+      execute(pick * S + s, cycle);
+      continue;
+    }
+    // Nothing can issue (every warp was looked at): the stall of the oldest live warp.
+    bool portWait = false, structural = false;
+    Stall first = Stall::NotLive;
+    uint64_t firstAge = ~uint64_t{0};
+    for (int i = 0; i < perScheduler; ++i) {
+      const Stall st = stalls_[i];
+      portWait = portWait || st == Stall::Memory || st == Stall::Sync;  // these end by themselves
+      structural = structural || st == Stall::Structural;
+      if (st != Stall::NotLive && warpAge_[i * S + s] < firstAge) {
+        first = st;
+        firstAge = warpAge_[i * S + s];
+      }
+    }
+    countStall(first);
+    if (!portWait) memo = {true, issueVersion(s, structural), first, structural};
+  }
+}
+
+// Entries fetched down a path the warp did not take are dropped before it can issue.
+void SmCore::dropStaleFront(int slot) {
+  Warp& w = warps_[slot];
+  if (darsie_) darsieFlushed(slot);
+  w.ibuf.flush();
+  w.fetchPc = w.ctx->pc();
+  w.fetchBlocked = false;
+  w.epoch++;
+  flushes_++;
+  wake(slot);
+}
+
+SmCore::Stall SmCore::restall(int slot) {
+  Warp& w = warps_[slot];
+  if (!darsie_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc())
+    dropStaleFront(slot);
+  dirty_[static_cast<size_t>(slot)] = 0;
+  return stallCache_[static_cast<size_t>(slot)] = issueStall(slot);
+}
+
+void SmCore::countStall(Stall first) {
+  stallNoReady_++;
+  switch (first) {
+    case Stall::Barrier: stallBarrier_++; break;
+    case Stall::EmptyIBuffer: stallEmpty_++; break;
+    case Stall::Dependence: stallDependence_++; break;
+    case Stall::Memory: stallMemory_++; break;
+    case Stall::Structural: stallStructural_++; break;
+    case Stall::Sync: stallSync_++; break;
+    default: stallIdle_++; break;
+  }
+}
+
+void SmCore::execute(int slot, uint64_t cycle) {
+  Warp& w = warps_[slot];
+  isa::WarpContext& ctx = *w.ctx;
+  const IBufferEntry e = w.ibuf.front();
+  w.ibuf.pop();
+  const isa::Instr& in = e.instr;
+  const uint32_t active = ctx.activeMask();
+  const uint32_t exec = ctx.execMask(in);  // final: the guard is a scoreboarded source
+  warpInstrs_++;
+  threadInstrs_ += static_cast<uint64_t>(__builtin_popcount(active));
+
+  // A barrier takes effect at issue: the warp issues nothing more until its block is there.
+  if (isa::info(in.op).format == isa::Format::Barrier) {
+    if (exec != active || active != (ctx.liveMask() & ~ctx.exitedMask())) {
+      setFault(slot, "bar.sync executed by a diverged warp or under a partly false predicate");
+      return;
+    }
+    w.atBarrier = true;
+    blocks_[w.block].warpsAtBarrier++;
+    w.barrierId = in.imm;
+    w.barrierPc = e.pc;
+  }
+  // Destinations are pending from issue until their register-file write; the instruction
+  // waits in an operand collector for its sources, then for its unit, and executes at
+  // dispatch (executeDispatched). Control flow is resolved here, at issue.
+  if (!e.written.empty()) scoreboard_.reserve(slot, in);
+  ops_.accept(slot, in, exec, e.pc, cycle);
+  const size_t idx = isa::Kernel::indexOf(e.pc);
+  const bool diverged = ctx.advance(in, exec, image_.reconvergence[idx]);
+  if (isControl(in.op)) w.fetchBlocked = false;
+  if (darsie_) {
+    darsieIssued(slot, e, diverged);
+    darsie_->renameLookups += static_cast<uint64_t>(__builtin_popcountll(regfile::sourceGprs(in)) +
+                                                    (regfile::destGpr(in) ? 1 : 0));
+  }
+  if (!ctx.done() && ctx.pc() != e.pc + 8) {  // control flow changed: redirect fetch
+    if (darsie_) darsieFlushed(slot);
+    w.ibuf.flush();
+    w.fetchPc = ctx.pc();
+    w.epoch++;
+    flushes_++;
+  }
+  wake(slot);
+  Block& b = blocks_[w.block];
+  if (ctx.done()) {
+    w.done = true;
+    b.warpsDone++;
+    if (b.warpsDone == static_cast<int>(b.warps.size())) blocksFinished_++;
+    if (darsie_) darsieWarpDone(slot);
+  }
+  if (w.atBarrier || w.done) releaseBarrier(b);
+  retireBlock(b);
+}
+
+void SmCore::complete(int slot, const isa::Instr& in, uint64_t when) {
+  scoreboard_.reserve(slot, in);
+  inFlight_.push_back({when, slot, in, ops_.dest(slot, in)});
+}
+
+}  // namespace simtlm::sm
