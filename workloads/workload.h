@@ -48,5 +48,16 @@ std::string compareWords(const std::string& buffer, const std::vector<uint32_t>&
 std::unique_ptr<Workload> makeVecAdd(const Options& o);
 std::unique_ptr<Workload> makeMatmul(const Options& o);
 std::unique_ptr<Workload> makeFig3(const Options& o);
+// DARSIE Table 1 workloads (issue 6), registered in workload.cpp as each lands.
+std::unique_ptr<Workload> makeDct8x8(const Options& o);
+std::unique_ptr<Workload> makeFwt(const Options& o);
+std::unique_ptr<Workload> makeHotspot(const Options& o);
+std::unique_ptr<Workload> makeSrad(const Options& o);
+std::unique_ptr<Workload> makeBackprop(const Options& o);
+std::unique_ptr<Workload> makeBinomial(const Options& o);
+std::unique_ptr<Workload> makeCp(const Options& o);
+std::unique_ptr<Workload> makeLibor(const Options& o);
+std::unique_ptr<Workload> makeConvSep(const Options& o);
+std::unique_ptr<Workload> makeNlm(const Options& o);
 
 }  // namespace simtlm::workloads
