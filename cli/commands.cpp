@@ -12,6 +12,7 @@
 #include "cli/energy_options.h"
 #include "cli/results.h"
 #include "cli/scenario_run.h"
+#include "cli/sweep.h"
 #include "isa/annotate.h"
 #include "isa/assembler.h"
 #include "isa/binary.h"
@@ -49,6 +50,9 @@ const char* kUsage =
     "                            run a scenario once per mechanism (one child process each):\n"
     "                            cycles, speedup, fetched/executed/skipped, checks and energy\n"
     "                            per component (normalized to baseline) side by side\n"
+    "  sweep SWEEP.yaml [--out DIR] [--jobs N] [--print-commands]\n"
+    "                            scenarios x mechanisms x parameters, one child per point;\n"
+    "                            results.csv and Fig. 8/9/11 as SVG (docs/sweeps.md)\n"
     "  bench [--sms 1,28] [--size 256] [--repeat 3] [--json OUT]\n"
     "                            simulation speed on the tiled matmul: interpreter and timing\n"
     "                            model (one child process per SM count)\n"
@@ -281,8 +285,9 @@ int run(int argc, char** argv) {
     if (cmd == "workloads") return cmdWorkloads();
     if (cmd == "params") return cmdParams(rest);
     if (cmd == "compare") return cmdCompare(rest);
+    if (cmd == "sweep") return cmdSweep(rest);
     if (cmd == "darsie-storage") return cmdDarsieStorage(rest);
-    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, bench, asm, disasm, workloads, params, darsie-storage; see simtlm --help)\n";
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, bench, asm, disasm, workloads, params, darsie-storage; see simtlm --help)\n";
     return 2;
   } catch (const InputError& e) {
     std::cerr << e.what() << "\n";

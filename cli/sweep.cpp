@@ -1,0 +1,119 @@
+// `simtlm sweep SWEEP.yaml`: every point of a sweep (cli/sweep_spec.h) as its own `simtlm run`
+// child, several at a time; one result file per point (a point whose result exists is not run
+// again, so an interrupted sweep resumes); then results.csv and the figures (docs/sweeps.md).
+#include "cli/sweep.h"
+
+#include <atomic>
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/subprocess.h"
+#include "cli/sweep_results.h"
+#include "cli/sweep_spec.h"
+
+namespace po = boost::program_options;
+
+namespace simtlm::cli {
+namespace {
+
+// A shell word: quoted only when it has to be.
+std::string shellWord(const std::string& w) {
+  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:") ==
+                        std::string::npos)
+    return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+bool hasResult(const std::string& json) {
+  std::ifstream in(json);
+  if (!in) return false;
+  try {
+    return nlohmann::json::parse(in).contains("result");
+  } catch (const std::exception&) {
+    return false;  // a partial file is not a result (run writes atomically, but be safe)
+  }
+}
+
+}  // namespace
+
+int cmdSweep(const std::vector<std::string>& args) {
+  po::options_description desc("sweep");
+  desc.add_options()("sweep", po::value<std::string>(), "the sweep file")(
+      "out", po::value<std::string>(), "output directory (default: sweep-NAME)")(
+      "jobs", po::value<int>()->default_value(2), "child processes at once, 1..64")(
+      "print-commands", "print one command line per point (for a batch system) and stop");
+  po::positional_options_description pos;
+  pos.add("sweep", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+  po::notify(vm);
+  if (!vm.count("sweep")) throw std::invalid_argument("sweep: expected a sweep file (simtlm sweep SWEEP.yaml)");
+  const int jobs = vm["jobs"].as<int>();
+  if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs " + std::to_string(jobs) + " is outside [1, 64]");
+  const SweepSpec spec = loadSweep(vm["sweep"].as<std::string>());
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "sweep-" + spec.name;
+  const std::string pointsDir = out + "/points";
+  auto jsonOf = [&](const SweepPoint& p) { return pointsDir + "/" + p.id() + ".json"; };
+
+  if (vm.count("print-commands")) {  // the batch system runs them; `sweep` again aggregates
+    std::filesystem::create_directories(pointsDir);
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+    for (const SweepPoint& p : spec.points) {
+      std::string line = shellWord(self);
+      for (const auto& a : p.runArgs(spec.configFile, jsonOf(p))) line += " " + shellWord(a);
+      std::cout << line << "\n";
+    }
+    return 0;
+  }
+
+  std::filesystem::create_directories(pointsDir);
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < spec.points.size(); ++i)
+    if (!hasResult(jsonOf(spec.points[i]))) todo.push_back(i);
+  std::cerr << "simtlm sweep " << spec.name << ": " << spec.points.size() << " points, " << todo.size()
+            << " to run, " << jobs << " at a time, results in " << out << std::endl;
+
+  std::atomic<size_t> next{0};
+  std::mutex printing;
+  size_t done = 0;
+  std::vector<std::string> failures;
+  auto worker = [&] {
+    for (size_t k = next++; k < todo.size(); k = next++) {
+      const SweepPoint& p = spec.points[todo[k]];
+      const auto start = std::chrono::steady_clock::now();
+      const ChildResult r = runSelf(p.runArgs(spec.configFile, jsonOf(p)));
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::lock_guard<std::mutex> lock(printing);
+      ++done;
+      char line[64];
+      std::snprintf(line, sizeof line, "%.1f s", s);
+      std::cerr << "[" << done << "/" << todo.size() << "] " << p.id() << ": "
+                << (r.exitCode == 0 ? "passed" : "FAILED (exit " + std::to_string(r.exitCode) + ")") << ", "
+                << line << std::endl;
+      if (r.exitCode != 0 && !hasResult(jsonOf(p))) failures.push_back(p.id() + ":\n" + r.output);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < std::min<int>(jobs, static_cast<int>(todo.size())); ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  for (const auto& f : failures) std::cerr << "simtlm sweep: no result for " << f << "\n";
+
+  const SweepTable table = aggregateSweep(spec, jsonOf);
+  writeSweepOutputs(spec, table, out);
+  std::cout << "simtlm sweep " << spec.name << ": " << table.rows.size() << " of " << spec.points.size()
+            << " points with results; " << out << "/results.csv, " << out << "/fig8_speedup.svg, " << out
+            << "/fig9_instructions.svg" << (table.hasEnergy ? ", " + out + "/fig11_energy.svg" : "") << "\n";
+  return failures.empty() && table.allPassed ? 0 : 1;
+}
+
+}  // namespace simtlm::cli

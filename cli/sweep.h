@@ -1,0 +1,11 @@
+// `simtlm sweep SWEEP.yaml [--out DIR] [--jobs N] [--print-commands]` (docs/sweeps.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace simtlm::cli {
+
+int cmdSweep(const std::vector<std::string>& args);
+
+}  // namespace simtlm::cli

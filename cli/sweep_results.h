@@ -1,0 +1,36 @@
+// The results of a sweep: one row per point that has a result file, with ratios to the
+// `baseline` point of the same scenario and grid values; written as results.csv and drawn as
+// DARSIE's Fig. 8 (speedup), Fig. 9 (instructions executed) and Fig. 11 (energy) in SVG.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli/sweep_spec.h"
+
+namespace simtlm::cli {
+
+struct SweepRow {
+  const SweepPoint* point = nullptr;
+  bool passed = false;
+  double cycles = 0, issued = 0, skipped = 0, interpWarp = 0, energyPj = 0, dynamicPj = 0;
+  // To the baseline of the same scenario and grid values (0: no baseline result).
+  double speedup = 0, instructions = 0, energy = 0;
+};
+
+struct SweepTable {
+  std::vector<SweepRow> rows;
+  bool allPassed = true, hasEnergy = false;
+};
+
+SweepTable aggregateSweep(const SweepSpec& spec, const std::function<std::string(const SweepPoint&)>& jsonOf);
+// results.csv and the figures, in `dir` (each written atomically).
+void writeSweepOutputs(const SweepSpec& spec, const SweepTable& t, const std::string& dir);
+
+// A grouped bar chart: one group per label, one bar per series; a dashed line at `reference`.
+std::string groupedBarSvg(const std::string& title, const std::string& yLabel, const std::vector<std::string>& groups,
+                          const std::vector<std::string>& series, const std::vector<std::vector<double>>& values,
+                          double reference);
+
+}  // namespace simtlm::cli
