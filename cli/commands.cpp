@@ -245,7 +245,8 @@ int cmdParams(const std::vector<std::string>& args) {
 int cmdWorkloads() {
   for (const auto& name : workloads::workloadNames())
     std::cout << name << ": " << workloads::makeWorkload(name)->description() << "\n";
-  std::cout << "options: vecadd n=, block=; matmul size= (or m=, n=, k=); fig3 x=, y=\n";
+  std::cout << "options: vecadd n=, block=; matmul size= (or m=, n=, k=); fig3 x=, y=; the DARSIE\n"
+               "Table 1 workloads: docs/workloads/<name>.md (an unknown option lists the valid ones)\n";
   return 0;
 }
 

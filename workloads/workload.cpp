@@ -10,12 +10,20 @@
 
 namespace simtlm::workloads {
 
-std::vector<std::string> workloadNames() { return {"vecadd", "matmul", "fig3"}; }
+std::vector<std::string> workloadNames() {
+  return {"vecadd", "matmul", "fig3", "hotspot", "srad", "cp", "libor", "dct8x8", "fwt"};
+}
 
 std::unique_ptr<Workload> makeWorkload(const std::string& name, const Options& o) {
   if (name == "vecadd") return makeVecAdd(o);
   if (name == "matmul") return makeMatmul(o);
   if (name == "fig3") return makeFig3(o);
+  if (name == "hotspot") return makeHotspot(o);
+  if (name == "srad") return makeSrad(o);
+  if (name == "cp") return makeCp(o);
+  if (name == "libor") return makeLibor(o);
+  if (name == "dct8x8") return makeDct8x8(o);
+  if (name == "fwt") return makeFwt(o);
   std::string all;
   for (const auto& n : workloadNames()) all += (all.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown workload '" + name + "' (known: " + all + ")");

@@ -1,0 +1,102 @@
+// The LIBOR Monte Carlo workload: its output matches the C++ reference bit for bit on the
+// functional interpreter and on the timing model under baseline and DARSIE, with the exact
+// instruction count, and a corrupted input is caught by verify().
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "isa/limit_study.h"
+#include "model/sm/grid_runner.h"
+#include "workloads/workload.h"
+
+using namespace simtlm;
+
+namespace {
+
+const workloads::Options kSmall = {{"npath", 256}};
+// Per warp: 16 setup + 400 init + 2 + 40 x 8 (n loop) + 2380 x 19 (i loop) + 493 (bonds)
+// + 246 (swaptions) + 287 (discount and store) = 46978; 8 warps.
+constexpr uint64_t kSmallWarpInstrs = 8 * 46978;
+
+struct Timed {
+  std::string error, verify;
+  bool equal = false;
+  uint64_t cycles = 0, skipped = 0;
+};
+
+Timed runTimed(config::Mechanism m) {
+  auto w = workloads::makeLibor(kSmall);
+  isa::Kernel k = workloads::loadKernel(*w);
+  isa::GlobalMemory golden, timed;
+  auto l1 = w->setup(golden);
+  auto l2 = w->setup(timed);
+  isa::Interpreter(k, golden).run(l1);
+  config::GpuConfig cfg;  // Pascal defaults
+  cfg.gpu.num_sms = 2;
+  cfg.mechanism = m;
+  stats::Registry reg;
+  auto r = sm::runGrid(cfg, k, l2, timed, reg);
+  Timed t;
+  t.error = r.error;
+  t.verify = w->verify(timed);
+  t.equal = golden == timed;
+  t.cycles = r.cycles;
+  for (int i = 0; i < cfg.gpu.num_sms; ++i)
+    t.skipped += static_cast<uint64_t>(reg.value("sm" + std::to_string(i) + ".darsie.skipped").value_or(0));
+  std::cout << "libor npath=256 cycles " << r.cycles << " skipped " << t.skipped << "\n";
+  return t;
+}
+
+}  // namespace
+
+TEST(WorkloadLibor, InterpreterMatchesReferenceWithExactCount) {
+  auto w = workloads::makeLibor(kSmall);
+  isa::Kernel k = workloads::loadKernel(*w);
+  isa::GlobalMemory mem;
+  auto l = w->setup(mem);
+  isa::LimitStudy study;
+  auto counts = isa::Interpreter(k, mem).run(l, &study);
+  EXPECT_EQ(w->verify(mem), "");
+  EXPECT_EQ(counts.warpInstructions, kSmallWarpInstrs);
+  EXPECT_EQ(counts.divergentBranches, 0u);
+  const auto& r = study.result();
+  // Every path is the same (z = 0.3), so all but the path-indexed work is TB-redundant.
+  EXPECT_GT(r.tbRedundant, counts.warpInstructions * 7 / 10);
+  std::cout << "libor limit study: warp " << r.warpInstructions << " tb " << r.tbRedundant << " ("
+            << r.fraction(r.tbRedundant) << ") uniform " << r.tbByStructure[0] << " affine "
+            << r.tbByStructure[1] << " unstructured " << r.tbByStructure[2] << " grid " << r.gridRedundant
+            << " warp-level " << r.warpRedundant << "\n";
+}
+
+TEST(WorkloadLibor, TimingModelBaselineEqualsInterpreter) {
+  Timed t = runTimed(config::Mechanism::Baseline);
+  ASSERT_EQ(t.error, "");
+  EXPECT_EQ(t.verify, "");
+  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
+}
+
+TEST(WorkloadLibor, TimingModelDarsieEqualsInterpreter) {
+  Timed t = runTimed(config::Mechanism::Darsie);
+  ASSERT_EQ(t.error, "");
+  EXPECT_EQ(t.verify, "");
+  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
+  EXPECT_GT(t.skipped, 0u);  // the uniform lambda loads and the rate constants are redundant
+}
+
+TEST(WorkloadLibor, CorruptedInputFailsVerification) {
+  auto w = workloads::makeLibor(kSmall);
+  isa::Kernel k = workloads::loadKernel(*w);
+  isa::GlobalMemory mem;
+  auto l = w->setup(mem);
+  auto lambda = mem.words("lambda");
+  lambda[5] ^= 0x00400000u;
+  mem.setWords("lambda", lambda);
+  isa::Interpreter(k, mem).run(l);
+  EXPECT_NE(w->verify(mem), "");
+}
+
+TEST(WorkloadLibor, RejectsBadOptions) {
+  EXPECT_THROW(workloads::makeLibor({{"npath", 100}}), std::invalid_argument);
+  EXPECT_THROW(workloads::makeLibor({{"npath", 0}}), std::invalid_argument);
+  EXPECT_THROW(workloads::makeLibor({{"size", 1}}), std::invalid_argument);
+}
