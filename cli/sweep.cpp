@@ -110,6 +110,7 @@ int cmdSweep(const std::vector<std::string>& args) {
 
   const SweepTable table = aggregateSweep(spec, jsonOf);
   writeSweepOutputs(spec, table, out);
+  printSweepTable(std::cout, table);
   std::cout << "simtlm sweep " << spec.name << ": " << table.rows.size() << " of " << spec.points.size()
             << " points with results; " << out << "/results.csv, " << out << "/fig8_speedup.svg, " << out
             << "/fig9_instructions.svg" << (table.hasEnergy ? ", " + out + "/fig11_energy.svg" : "") << "\n";

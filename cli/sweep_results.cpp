@@ -86,6 +86,26 @@ SweepTable aggregateSweep(const SweepSpec& spec, const std::function<std::string
   return t;
 }
 
+void printSweepTable(std::ostream& out, const SweepTable& t) {
+  char line[200];
+  std::snprintf(line, sizeof line, "  %-36s %-20s %12s %8s %9s %8s  %s\n", "scenario", "mechanism", "cycles",
+                "speedup", "executed", "energy", "checks");
+  out << line;
+  std::map<std::string, std::pair<double, int>> logs;  // mechanism: sum of log speedup, count
+  for (const SweepRow& r : t.rows) {
+    std::snprintf(line, sizeof line, "  %-36s %-20s %12.0f %8.3f %9.3f %8.3f  %s\n", groupKey(*r.point).c_str(),
+                  r.point->mechanism.c_str(), r.cycles, r.speedup, r.instructions, r.energy,
+                  r.passed ? "passed" : "FAILED");
+    out << line;
+    if (r.speedup > 0) {
+      logs[r.point->mechanism].first += std::log(r.speedup);
+      logs[r.point->mechanism].second++;
+    }
+  }
+  for (const auto& [m, l] : logs)
+    if (m != "baseline") out << "  geomean speedup of " << m << ": " << num(std::exp(l.first / l.second)) << "\n";
+}
+
 void writeSweepOutputs(const SweepSpec& spec, const SweepTable& t, const std::string& dir) {
   std::ostringstream csv;
   csv << "scenario,mechanism";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct SweepTable {
 };
 
 SweepTable aggregateSweep(const SweepSpec& spec, const std::function<std::string(const SweepPoint&)>& jsonOf);
+// A short human table: per point cycles and the ratios to baseline, then the geometric means.
+void printSweepTable(std::ostream& out, const SweepTable& t);
 // results.csv and the figures, in `dir` (each written atomically).
 void writeSweepOutputs(const SweepSpec& spec, const SweepTable& t, const std::string& dir);
 
