@@ -36,8 +36,8 @@ void SmCore::issue(uint64_t cycle) {
   const int perScheduler = cfg_.sm.num_warps / S;
   stalls_.resize(static_cast<size_t>(perScheduler));
   for (int s = 0; s < S && fault_.empty(); ++s) {
-    // A scheduler that found no ready warp sleeps until something that can change a warp's
-    // readiness happens in this SM (stateVersion()), and counts the same stall meanwhile. A warp
+    // A scheduler that found no ready warp sleeps until something that can change the readiness
+    // of one of its warps happens (issueVersion()), and counts the same stall meanwhile. A warp
     // waiting for the memory port is not covered (the port frees on its own): no sleep then.
     SchedulerMemo& memo = memo_[static_cast<size_t>(s)];
     if (memo.asleep && memo.version == issueVersion(s, memo.structural)) {

@@ -7,6 +7,7 @@
 
 #include "isa/limit_study.h"
 #include "model/sm/grid_runner.h"
+#include "tests/model_sm/workload_test_support.h"
 #include "workloads/workload.h"
 
 using namespace simtlm;
@@ -18,32 +19,11 @@ const workloads::Options kSmall = {{"size", 128}, {"atoms", 16}};
 // Per warp: 33 instructions before the atom loop, 42 per atom, 28 after it; 64 warps.
 constexpr uint64_t kSmallWarpInstrs = 64 * (33 + 42 * 16 + 28);
 
-struct Timed {
-  std::string error, verify;
-  bool equal = false;
-  uint64_t cycles = 0, skipped = 0;
-};
+using test::TimedRun;
 
-Timed runTimed(config::Mechanism m) {
-  auto w = workloads::makeCp(kSmall);
-  isa::Kernel k = workloads::loadKernel(*w);
-  isa::GlobalMemory golden, timed;
-  auto l1 = w->setup(golden);
-  auto l2 = w->setup(timed);
-  isa::Interpreter(k, golden).run(l1);
-  config::GpuConfig cfg;  // Pascal defaults
-  cfg.gpu.num_sms = 2;
-  cfg.mechanism = m;
-  stats::Registry reg;
-  auto r = sm::runGrid(cfg, k, l2, timed, reg);
-  Timed t;
-  t.error = r.error;
-  t.verify = w->verify(timed);
-  t.equal = golden == timed;
-  t.cycles = r.cycles;
-  for (int i = 0; i < cfg.gpu.num_sms; ++i)
-    t.skipped += static_cast<uint64_t>(reg.value("sm" + std::to_string(i) + ".darsie.skipped").value_or(0));
-  std::cout << "cp size=128 atoms=16 cycles " << r.cycles << " skipped " << t.skipped << "\n";
+TimedRun runTimed(config::Mechanism m) {
+  const TimedRun t = test::runAgainstInterpreter(*workloads::makeCp(kSmall), m);
+  std::cout << "cp size=128 atoms=16 cycles " << t.cycles << " skipped " << t.skipped << "\n";
   return t;
 }
 
@@ -84,14 +64,14 @@ TEST(WorkloadCp, DefaultSizeCount) {
 }
 
 TEST(WorkloadCp, TimingModelBaselineEqualsInterpreter) {
-  Timed t = runTimed(config::Mechanism::Baseline);
+  TimedRun t = runTimed(config::Mechanism::Baseline);
   ASSERT_EQ(t.error, "");
   EXPECT_EQ(t.verify, "");
   EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
 }
 
 TEST(WorkloadCp, TimingModelDarsieEqualsInterpreter) {
-  Timed t = runTimed(config::Mechanism::Darsie);
+  TimedRun t = runTimed(config::Mechanism::Darsie);
   ASSERT_EQ(t.error, "");
   EXPECT_EQ(t.verify, "");
   EXPECT_TRUE(t.equal) << "memory differs from the interpreter";

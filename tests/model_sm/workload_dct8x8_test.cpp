@@ -8,6 +8,7 @@
 
 #include "isa/limit_study.h"
 #include "model/sm/grid_runner.h"
+#include "tests/model_sm/workload_test_support.h"
 #include "workloads/workload.h"
 
 using namespace simtlm;
@@ -17,18 +18,7 @@ namespace {
 // 82 warp instructions per warp (no branch: every instruction runs once), 2 warps per block.
 constexpr uint64_t kPerBlock = 164;
 
-config::GpuConfig gpu(config::Mechanism m) {
-  config::GpuConfig c;  // Pascal defaults
-  c.gpu.num_sms = 2;
-  c.mechanism = m;
-  return c;
-}
-
-struct TimedRun {
-  std::string error, verify;
-  bool equal = false;
-  uint64_t cycles = 0, skipped = 0;
-};
+using test::TimedRun;
 
 // SIMTLM_WORKLOAD_SIZE overrides the timing tests' size (to time the default size by hand).
 long timedSize(long def) {
@@ -37,19 +27,7 @@ long timedSize(long def) {
 }
 
 TimedRun runTimed(const workloads::Options& o, config::Mechanism m) {
-  auto w = workloads::makeDct8x8(o);
-  isa::Kernel k = workloads::loadKernel(*w);
-  isa::GlobalMemory golden, timed;
-  auto l1 = w->setup(golden);
-  auto l2 = w->setup(timed);
-  isa::Interpreter(k, golden).run(l1);
-  const config::GpuConfig cfg = gpu(m);
-  stats::Registry reg;
-  auto r = sm::runGrid(cfg, k, l2, timed, reg);
-  TimedRun out{r.error, w->verify(timed), golden == timed, r.cycles, 0};
-  for (int i = 0; i < cfg.gpu.num_sms; ++i)
-    out.skipped += static_cast<uint64_t>(reg.value("sm" + std::to_string(i) + ".darsie.skipped").value_or(0));
-  return out;
+  return test::runAgainstInterpreter(*workloads::makeDct8x8(o), m);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "isa/limit_study.h"
 #include "model/sm/grid_runner.h"
+#include "tests/model_sm/workload_test_support.h"
 #include "workloads/workload.h"
 
 using namespace simtlm;
@@ -18,32 +19,11 @@ const workloads::Options kSmall = {{"npath", 256}};
 // + 246 (swaptions) + 287 (discount and store) = 46978; 8 warps.
 constexpr uint64_t kSmallWarpInstrs = 8 * 46978;
 
-struct Timed {
-  std::string error, verify;
-  bool equal = false;
-  uint64_t cycles = 0, skipped = 0;
-};
+using test::TimedRun;
 
-Timed runTimed(config::Mechanism m) {
-  auto w = workloads::makeLibor(kSmall);
-  isa::Kernel k = workloads::loadKernel(*w);
-  isa::GlobalMemory golden, timed;
-  auto l1 = w->setup(golden);
-  auto l2 = w->setup(timed);
-  isa::Interpreter(k, golden).run(l1);
-  config::GpuConfig cfg;  // Pascal defaults
-  cfg.gpu.num_sms = 2;
-  cfg.mechanism = m;
-  stats::Registry reg;
-  auto r = sm::runGrid(cfg, k, l2, timed, reg);
-  Timed t;
-  t.error = r.error;
-  t.verify = w->verify(timed);
-  t.equal = golden == timed;
-  t.cycles = r.cycles;
-  for (int i = 0; i < cfg.gpu.num_sms; ++i)
-    t.skipped += static_cast<uint64_t>(reg.value("sm" + std::to_string(i) + ".darsie.skipped").value_or(0));
-  std::cout << "libor npath=256 cycles " << r.cycles << " skipped " << t.skipped << "\n";
+TimedRun runTimed(config::Mechanism m) {
+  const TimedRun t = test::runAgainstInterpreter(*workloads::makeLibor(kSmall), m);
+  std::cout << "libor npath=256 cycles " << t.cycles << " skipped " << t.skipped << "\n";
   return t;
 }
 
@@ -69,14 +49,14 @@ TEST(WorkloadLibor, InterpreterMatchesReferenceWithExactCount) {
 }
 
 TEST(WorkloadLibor, TimingModelBaselineEqualsInterpreter) {
-  Timed t = runTimed(config::Mechanism::Baseline);
+  TimedRun t = runTimed(config::Mechanism::Baseline);
   ASSERT_EQ(t.error, "");
   EXPECT_EQ(t.verify, "");
   EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
 }
 
 TEST(WorkloadLibor, TimingModelDarsieEqualsInterpreter) {
-  Timed t = runTimed(config::Mechanism::Darsie);
+  TimedRun t = runTimed(config::Mechanism::Darsie);
   ASSERT_EQ(t.error, "");
   EXPECT_EQ(t.verify, "");
   EXPECT_TRUE(t.equal) << "memory differs from the interpreter";

@@ -7,6 +7,7 @@
 
 #include "isa/limit_study.h"
 #include "model/sm/grid_runner.h"
+#include "tests/model_sm/workload_test_support.h"
 #include "workloads/workload.h"
 
 using namespace simtlm;
@@ -33,26 +34,14 @@ SradRun interpret(const workloads::Options& o) {
 }
 
 void timed(config::Mechanism m) {
-  const workloads::Options o{{"rows", 64}, {"cols", 48}};
-  auto w = workloads::makeSrad(o);
-  isa::Kernel k = workloads::loadKernel(*w);
-  isa::GlobalMemory golden, mem;
-  auto l1 = w->setup(golden);
-  auto l2 = w->setup(mem);
-  isa::Interpreter(k, golden).run(l1);
-  config::GpuConfig cfg;  // Pascal defaults
-  cfg.gpu.num_sms = 2;
-  cfg.mechanism = m;
-  stats::Registry reg;
-  auto r = sm::runGrid(cfg, k, l2, mem, reg);
+  const test::TimedRun r = test::runAgainstInterpreter(*workloads::makeSrad({{"rows", 64}, {"cols", 48}}), m);
   ASSERT_EQ(r.error, "");
-  EXPECT_TRUE(golden == mem) << "memory differs from the interpreter";
-  EXPECT_EQ(w->verify(mem), "");
-  uint64_t skipped = 0;
-  for (int i = 0; i < cfg.gpu.num_sms; ++i)
-    skipped += static_cast<uint64_t>(reg.value("sm" + std::to_string(i) + ".darsie.skipped").value_or(0));
-  if (m == config::Mechanism::Darsie) EXPECT_GT(skipped, 0u);
-  std::cout << "srad 64x48, 2 SMs: " << r.cycles << " cycles, " << skipped << " skipped\n";
+  EXPECT_TRUE(r.equal) << "memory differs from the interpreter";
+  EXPECT_EQ(r.verify, "");
+  if (m == config::Mechanism::Darsie) {
+    EXPECT_GT(r.skipped, 0u);
+  }
+  std::cout << "srad 64x48, 2 SMs: " << r.cycles << " cycles, " << r.skipped << " skipped\n";
 }
 
 }  // namespace
