@@ -23,6 +23,21 @@ struct ExecCounts {
   uint64_t blocks = 0, warps = 0, threads = 0;
   uint64_t divergentBranches = 0;
   uint64_t barriers = 0;  // completed bar.sync episodes
+
+  ExecCounts& operator+=(const ExecCounts& o) {  // a workload of several launches sums them
+    warpInstructions += o.warpInstructions;
+    threadInstructions += o.threadInstructions;
+    for (size_t i = 0; i < warpByClass.size(); ++i) {
+      warpByClass[i] += o.warpByClass[i];
+      threadByClass[i] += o.threadByClass[i];
+    }
+    blocks += o.blocks;
+    warps += o.warps;
+    threads += o.threads;
+    divergentBranches += o.divergentBranches;
+    barriers += o.barriers;
+    return *this;
+  }
 };
 
 class Interpreter {

@@ -47,9 +47,21 @@ Structure structureOf(const uint32_t* v, int stride, uint32_t mask, int lanes) {
 }  // namespace
 
 void LimitStudy::onLaunch(const Kernel& k, const LaunchConfig& l) {
-  r_ = LimitStudyResult{};
+  // A workload of several launches is one study: the totals add up. Per-PC figures are kept
+  // for the first launch's kernel (its later launches add to them); another kernel's go to a
+  // scratch table.
   codeSize_ = k.size();
-  r_.perPc.assign(codeSize_, PcRedundancy{});
+  if (!launched_) {
+    firstCode_ = k.code;
+    r_.perPc.assign(codeSize_, PcRedundancy{});
+  }
+  launched_ = true;
+  if (k.code == firstCode_) {
+    pcs_ = &r_.perPc;
+  } else {
+    otherPcs_.assign(codeSize_, PcRedundancy{});
+    pcs_ = &otherPcs_;
+  }
   warpSize_ = l.warpSize;
   warpsPerBlock_ = static_cast<uint32_t>((l.block.count() + l.warpSize - 1) / l.warpSize);
   numBlocks_ = static_cast<uint32_t>(l.grid.count());
@@ -80,7 +92,7 @@ void LimitStudy::record(GroupMap& groups, std::vector<uint32_t>& arena, uint64_t
 void LimitStudy::onWarpStep(const WarpStep& s) {
   r_.warpInstructions++;
   size_t idx = Kernel::indexOf(s.pc);
-  PcRedundancy& pc = r_.perPc[idx];
+  PcRedundancy& pc = (*pcs_)[idx];
   pc.executed++;
   uint32_t k = visits_[s.warp * codeSize_ + idx]++;
   if (!producesValue(*s.instr) || s.activeMask != fullMask(s.lanes) || s.warpMask != s.activeMask) {
@@ -123,7 +135,7 @@ void LimitStudy::onBlockEnd(uint32_t) {
   for (const auto& [key, g] : tb_) {
     // A single-warp block has nobody to share with: nothing is TB-redundant.
     if (!g.same || g.count != warpsPerBlock_ || warpsPerBlock_ < 2) continue;
-    PcRedundancy& pc = r_.perPc[key >> 32];
+    PcRedundancy& pc = (*pcs_)[key >> 32];
     r_.tbRedundant += g.count;
     r_.tbEliminable += g.count - 1;
     r_.tbByStructure[static_cast<int>(g.structure)] += g.count;
@@ -138,7 +150,7 @@ void LimitStudy::onGridEnd() {
     if (!g.same || g.count != totalWarps || totalWarps < 2) continue;
     r_.gridRedundant += g.count;
     r_.gridEliminable += g.count - 1;
-    r_.perPc[key >> 32].gridRedundant += g.count;
+    (*pcs_)[key >> 32].gridRedundant += g.count;
   }
 }
 

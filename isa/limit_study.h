@@ -1,4 +1,4 @@
-// The redundancy limit study of DARSIE Fig. 1 and Fig. 2: an oracle over one run of the
+// The redundancy limit study of DARSIE Fig. 1 and Fig. 2: an oracle over a run of the
 // functional interpreter, independent of any mechanism.
 //
 // The k-th execution of PC p by a warp is compared with the k-th execution of p by the other
@@ -37,7 +37,7 @@ struct LimitStudyResult {
   uint64_t gridEliminable = 0;    // grid-redundant executions beyond the first of each
   uint64_t tbEliminable = 0;      // TB-redundant executions beyond the first per TB
   std::array<uint64_t, 3> tbByStructure{};
-  std::vector<PcRedundancy> perPc;  // indexed by instruction index
+  std::vector<PcRedundancy> perPc;  // the first launched kernel's, by instruction index
 
   double fraction(uint64_t n) const {
     return warpInstructions ? static_cast<double>(n) / static_cast<double>(warpInstructions) : 0.0;
@@ -67,6 +67,10 @@ class LimitStudy : public ExecObserver {
   void record(GroupMap& groups, std::vector<uint32_t>& arena, uint64_t key, Structure st);
 
   LimitStudyResult r_;
+  bool launched_ = false;
+  std::vector<uint64_t> firstCode_;
+  std::vector<PcRedundancy>* pcs_ = nullptr;  // r_.perPc, or otherPcs_ for another kernel
+  std::vector<PcRedundancy> otherPcs_;
   uint32_t warpsPerBlock_ = 0, numBlocks_ = 0, warpSize_ = 0;
   size_t codeSize_ = 0;
   std::vector<uint32_t> visits_;  // per (warp, pc) execution count in the current block

@@ -10,20 +10,36 @@
 
 namespace simtlm::workloads {
 
+namespace {
+
+// Every workload, in the order `simtlm` lists them. One line per workload.
+struct Entry {
+  const char* name;
+  std::unique_ptr<Workload> (*make)(const Options&);
+};
+const Entry kWorkloads[] = {
+    {"vecadd", makeVecAdd},
+    {"matmul", makeMatmul},
+    {"fig3", makeFig3},
+    {"hotspot", makeHotspot},
+    {"srad", makeSrad},
+    {"cp", makeCp},
+    {"libor", makeLibor},
+    {"dct8x8", makeDct8x8},
+    {"fwt", makeFwt},
+};
+
+}  // namespace
+
 std::vector<std::string> workloadNames() {
-  return {"vecadd", "matmul", "fig3", "hotspot", "srad", "cp", "libor", "dct8x8", "fwt"};
+  std::vector<std::string> names;
+  for (const auto& e : kWorkloads) names.push_back(e.name);
+  return names;
 }
 
 std::unique_ptr<Workload> makeWorkload(const std::string& name, const Options& o) {
-  if (name == "vecadd") return makeVecAdd(o);
-  if (name == "matmul") return makeMatmul(o);
-  if (name == "fig3") return makeFig3(o);
-  if (name == "hotspot") return makeHotspot(o);
-  if (name == "srad") return makeSrad(o);
-  if (name == "cp") return makeCp(o);
-  if (name == "libor") return makeLibor(o);
-  if (name == "dct8x8") return makeDct8x8(o);
-  if (name == "fwt") return makeFwt(o);
+  for (const auto& e : kWorkloads)
+    if (name == e.name) return e.make(o);
   std::string all;
   for (const auto& n : workloadNames()) all += (all.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown workload '" + name + "' (known: " + all + ")");
@@ -35,10 +51,30 @@ std::string kernelDir() {
 }
 
 // With the DARSIE compiler pass's hint bits (Sec. 4.2), as the scenario loader compiles.
-isa::Kernel loadKernel(const Workload& w) {
-  isa::Kernel k = isa::assembleFile(kernelDir() + "/" + w.kernelFile());
+namespace {
+isa::Kernel compileKernel(const std::string& file) {
+  isa::Kernel k = isa::assembleFile(kernelDir() + "/" + file);
   isa::applyStaticHints(k, isa::markRedundancy(k, isa::Cfg(k)));
   return k;
+}
+}  // namespace
+
+isa::Kernel loadKernel(const Workload& w) { return compileKernel(w.kernelFile()); }
+
+std::vector<isa::Kernel> loadKernels(const Workload& w) {
+  std::vector<isa::Kernel> ks;
+  for (const auto& f : w.kernelFiles()) ks.push_back(compileKernel(f));
+  return ks;
+}
+
+isa::ExecCounts runOnInterpreter(const Workload& w, isa::GlobalMemory& mem, isa::ExecObserver* observer) {
+  const auto kernels = loadKernels(w);
+  isa::ExecCounts sum;
+  for (const auto& step : w.launches(mem)) {
+    isa::ExecCounts c = isa::Interpreter(kernels.at(step.kernel), mem).run(step.launch, observer);
+    sum += c;
+  }
+  return sum;
 }
 
 long option(const Options& o, const std::string& key, long def, long lo, long hi) {

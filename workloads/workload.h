@@ -16,15 +16,29 @@ namespace simtlm::workloads {
 // Integer options of a workload ("size=128"); unknown keys and out-of-range values are errors.
 using Options = std::map<std::string, long>;
 
+// One kernel launch of a workload: which of its kernels (an index into kernelFiles()) with
+// which grid, block and parameters.
+struct Step {
+  size_t kernel = 0;
+  isa::LaunchConfig launch;
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
   virtual std::string name() const = 0;
   virtual std::string description() const = 0;
-  // Kernel source file, relative to the kernels directory.
+  // Kernel source file, relative to the kernels directory (the first, for several kernels).
   virtual std::string kernelFile() const = 0;
-  // Allocates and initializes buffers in `mem`; returns the launch (grid, block, parameters).
+  // Allocates and initializes buffers in `mem`; returns the (first) launch.
   virtual isa::LaunchConfig setup(isa::GlobalMemory& mem) const = 0;
+
+  // Workloads whose original runs several launches (Floyd-Warshall's k loop, pathfinder's row
+  // strips, convolution's rows then columns) override these two; everything that runs a
+  // workload as a whole runs launches(), in order, on one memory. launches() calls setup()
+  // (allocating the buffers once) and returns its launch first.
+  virtual std::vector<std::string> kernelFiles() const { return {kernelFile()}; }
+  virtual std::vector<Step> launches(isa::GlobalMemory& mem) const { return {Step{0, setup(mem)}}; }
   // Compares output buffers with the C++ reference: empty when correct, else what differs.
   virtual std::string verify(const isa::GlobalMemory& mem) const = 0;
 };
@@ -34,7 +48,14 @@ std::vector<std::string> workloadNames();
 std::unique_ptr<Workload> makeWorkload(const std::string& name, const Options& options = {});
 
 std::string kernelDir();
+// The workload's (first) kernel, and all its kernels in kernelFiles() order; both with the
+// DARSIE compiler pass's hint bits, as the scenario loader compiles.
 isa::Kernel loadKernel(const Workload& w);
+std::vector<isa::Kernel> loadKernels(const Workload& w);
+// Runs every launch of the workload on the interpreter, in order, on `mem` (which it sets up);
+// the counts are summed. An observer sees each launch (its onLaunch starts afresh).
+isa::ExecCounts runOnInterpreter(const Workload& w, isa::GlobalMemory& mem,
+                                 isa::ExecObserver* observer = nullptr);
 
 // Reads an option with its default and checks its allowed range (std::invalid_argument).
 long option(const Options& o, const std::string& key, long def, long lo, long hi);
@@ -48,8 +69,7 @@ std::string compareWords(const std::string& buffer, const std::vector<uint32_t>&
 std::unique_ptr<Workload> makeVecAdd(const Options& o);
 std::unique_ptr<Workload> makeMatmul(const Options& o);
 std::unique_ptr<Workload> makeFig3(const Options& o);
-// DARSIE Table 1 workloads (issue 6; docs/workloads/); not yet written: backprop, binomial,
-// convsep, nlm (declared for the sessions that add them), Floyd-Warshall and pathfinder.
+// DARSIE Table 1 workloads (issue 6; docs/workloads/).
 std::unique_ptr<Workload> makeDct8x8(const Options& o);
 std::unique_ptr<Workload> makeFwt(const Options& o);
 std::unique_ptr<Workload> makeHotspot(const Options& o);
@@ -60,5 +80,7 @@ std::unique_ptr<Workload> makeCp(const Options& o);
 std::unique_ptr<Workload> makeLibor(const Options& o);
 std::unique_ptr<Workload> makeConvSep(const Options& o);
 std::unique_ptr<Workload> makeNlm(const Options& o);
+std::unique_ptr<Workload> makeFloydWarshall(const Options& o);
+std::unique_ptr<Workload> makePathfinder(const Options& o);
 
 }  // namespace simtlm::workloads

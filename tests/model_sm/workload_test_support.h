@@ -1,5 +1,6 @@
 // Shared by the workload tests: a workload run on the timing model (sm::runGrid, Pascal
-// defaults with `sms` SMs) next to the functional interpreter, each on its own memory.
+// defaults with `sms` SMs) next to the functional interpreter, each on its own memory. A
+// workload of several launches runs them in order; cycles and skips add up.
 #pragma once
 
 #include <cstdint>
@@ -13,23 +14,30 @@ namespace simtlm::test {
 struct TimedRun {
   std::string error, verify;  // the run's fault; what verify() says of the timed memory
   bool equal = false;         // timed memory == the interpreter's
-  uint64_t cycles = 0, skipped = 0;  // skipped: DARSIE's, summed over SMs
+  uint64_t cycles = 0, skipped = 0;  // skipped: DARSIE's, summed over SMs and launches
 };
 
 inline TimedRun runAgainstInterpreter(const workloads::Workload& w, config::Mechanism m, int sms = 2) {
-  isa::Kernel k = workloads::loadKernel(w);
   isa::GlobalMemory golden, timed;
-  auto l1 = w.setup(golden);
-  auto l2 = w.setup(timed);
-  isa::Interpreter(k, golden).run(l1);
+  workloads::runOnInterpreter(w, golden);
+  const auto kernels = workloads::loadKernels(w);
   config::GpuConfig cfg;  // Pascal defaults
   cfg.gpu.num_sms = sms;
   cfg.mechanism = m;
-  stats::Registry reg;
-  auto r = sm::runGrid(cfg, k, l2, timed, reg);
-  TimedRun out{r.error, w.verify(timed), golden == timed, r.cycles, 0};
-  for (int i = 0; i < sms; ++i)
-    out.skipped += static_cast<uint64_t>(reg.value("sm" + std::to_string(i) + ".darsie.skipped").value_or(0));
+  TimedRun out;
+  for (const auto& step : w.launches(timed)) {
+    stats::Registry reg;  // runGrid registers its units' statistics afresh
+    auto r = sm::runGrid(cfg, kernels.at(step.kernel), step.launch, timed, reg);
+    out.cycles += r.cycles;
+    for (int i = 0; i < sms; ++i)
+      out.skipped += static_cast<uint64_t>(reg.value("sm" + std::to_string(i) + ".darsie.skipped").value_or(0));
+    if (!r.error.empty()) {
+      out.error = r.error;
+      break;
+    }
+  }
+  out.verify = w.verify(timed);
+  out.equal = golden == timed;
   return out;
 }
 
