@@ -17,12 +17,17 @@ EmulateResult emulate(const std::string& workload, const workloads::Options& opt
   r.workload = w->name();
   r.description = w->description();
   r.options = options;
-  r.kernel = workloads::loadKernel(*w);
+  const auto kernels = workloads::loadKernels(*w);
+  r.kernel = kernels.at(0);
+  r.kernels = kernels.size();
   isa::GlobalMemory mem;
-  r.launch = w->setup(mem);
-  isa::LimitStudy study;
+  const auto steps = w->launches(mem);
+  r.launch = steps.at(0).launch;
+  r.launches = steps.size();
+  isa::LimitStudy study;  // one study over every launch: its totals add up
   auto start = std::chrono::steady_clock::now();
-  r.counts = isa::Interpreter(r.kernel, mem).run(r.launch, limitStudy ? &study : nullptr);
+  for (const auto& st : steps)
+    r.counts += isa::Interpreter(kernels.at(st.kernel), mem).run(st.launch, limitStudy ? &study : nullptr);
   r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.limit = study.result();
   r.verifyMessage = w->verify(mem);
@@ -44,7 +49,11 @@ void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc) {
   const auto& l = r.limit;
   out << r.workload << ": " << r.description << "\n";
   out << "  grid " << r.launch.grid.str() << ", block " << r.launch.block.str() << ", warp size "
-      << r.launch.warpSize << "\n";
+      << r.launch.warpSize;
+  if (r.launches > 1)
+    out << " (the first of " << r.launches << " launches" << (r.kernels > 1 ? " of " + std::to_string(r.kernels) + " kernels" : "")
+        << "; counts are their sum)";
+  out << "\n";
   out << "  verify: " << (r.verifyMessage.empty() ? "PASSED (bit-identical to the C++ reference)"
                                                   : "FAILED\n" + r.verifyMessage) << "\n";
   out << "  warp instructions   " << c.warpInstructions << "\n";
@@ -67,7 +76,8 @@ void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc) {
   if (!perPc) return;
   isa::Cfg cfg(r.kernel);
   auto marking = isa::markRedundancy(r.kernel, cfg);
-  out << "  per instruction: executed, TB-redundant, (uniform/affine/unstructured), static class\n";
+  out << "  per instruction" << (r.kernels > 1 ? " of the first kernel (" + r.kernel.name + ")" : "")
+      << ": executed, TB-redundant, (uniform/affine/unstructured), static class\n";
   for (size_t i = 0; i < r.kernel.size(); ++i) {
     const auto& p = l.perPc[i];
     const auto& m = marking.instr[i];
@@ -122,6 +132,7 @@ nlohmann::json toJson(const EmulateResult& r) {
   j["launch"] = {{"grid", {r.launch.grid.x, r.launch.grid.y, r.launch.grid.z}},
                  {"block", {r.launch.block.x, r.launch.block.y, r.launch.block.z}},
                  {"warp_size", r.launch.warpSize}};
+  j["launches"] = r.launches;
   j["checks"] = {{"verify", r.verifyMessage.empty() ? "passed" : "failed"}};
   if (!r.verifyMessage.empty()) j["checks"]["verify_message"] = r.verifyMessage;
   j["stats"] = stats;

@@ -15,8 +15,9 @@ namespace simtlm::cli {
 struct EmulateResult {
   std::string workload, description;
   workloads::Options options;
-  isa::Kernel kernel;
-  isa::LaunchConfig launch;
+  isa::Kernel kernel;          // the first of the workload's kernels (per-PC figures are its)
+  isa::LaunchConfig launch;    // the first launch
+  size_t launches = 1, kernels = 1;  // a workload may run several (counts and study summed)
   isa::ExecCounts counts;
   isa::LimitStudyResult limit;
   std::string verifyMessage;  // empty when the output matches the C++ reference

@@ -67,7 +67,7 @@ struct Launch {
   std::string kernelFile;  // resolved path of a `kernel:` launch
   std::shared_ptr<const workloads::Workload> workload;  // a `workload:` launch
   workloads::Options options;
-  isa::Kernel kernel;
+  std::vector<isa::Kernel> kernels;  // a kernel launch: its one kernel; a workload: kernelFiles() order
   isa::Dim3 grid, block;
   uint32_t warpSize = 0;  // 0: the machine's gpu.warp_size
   std::vector<Param> params;

@@ -12,10 +12,19 @@ namespace simtlm::scenario {
 
 // Allocates and fills the scenario's buffers.
 void placeBuffers(const Scenario& s, isa::GlobalMemory& mem);
-// The launch's configuration; a workload launch sets up its buffers in `mem` first.
+// One kernel launch as the engines run it: a scenario launch is one step, a workload's
+// launch as many as the workload runs (Floyd-Warshall's k loop, convolution's two passes).
+struct LaunchStep {
+  size_t launch = 0;                  // index into Scenario::launches
+  const isa::Kernel* kernel = nullptr;  // owned by the scenario's launch
+  isa::LaunchConfig config;
+  std::string label;                  // "workload pathfinder (launch 3 of 25)"
+};
+// Every launch's steps, in order; a workload launch sets up its buffers in `mem` (set-ups only
+// touch their own buffers, so preparing all before running any is the same as interleaving).
 // A kernel launch without warp_size runs the machine's warp size (`machineWarpSize`); a
-// workload launch the workload's.
-isa::LaunchConfig prepareLaunch(const Launch& l, isa::GlobalMemory& mem, uint32_t machineWarpSize);
+// workload launch the workload's. Throws InputError at the offending launch.
+std::vector<LaunchStep> prepareLaunches(const Scenario& s, isa::GlobalMemory& mem, uint32_t machineWarpSize);
 // Runs every launch on the interpreter (buffers placed first); returns the error that stopped
 // the run ("" when it completed).
 std::string runOnInterpreter(const Scenario& s, isa::GlobalMemory& mem, bool study, std::vector<LaunchOutcome>* out);

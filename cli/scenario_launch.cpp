@@ -11,7 +11,7 @@
 namespace simtlm::scenario {
 
 std::string Launch::label() const {
-  return workload ? "workload " + workload->name() : "kernel " + kernel.name;
+  return workload ? "workload " + workload->name() : "kernel " + kernels.at(0).name;
 }
 
 namespace {
@@ -91,7 +91,7 @@ void parseWorkload(const yaml::Map& m, Launch& l) {
   } catch (const std::invalid_argument& e) {
     (m.has("options") ? m.get("options") : name).fail(e.what());
   }
-  l.kernel = workloads::loadKernel(*l.workload);
+  l.kernels = workloads::loadKernels(*l.workload);
 }
 
 }  // namespace
@@ -112,20 +112,20 @@ Launch parseLaunch(const yaml::Value& v, const Scenario& s, const std::string& b
   std::error_code ec;
   if (!std::filesystem::is_regular_file(l.kernelFile, ec))
     kv.fail("cannot find kernel '" + kv.str() + "' (looked next to the scenario and in " + workloads::kernelDir() + ")");
-  l.kernel = loadKernelFile(l.kernelFile);  // assembly errors name the kernel file, line and column
+  isa::Kernel& k = l.kernels.emplace_back(loadKernelFile(l.kernelFile));  // errors name file, line, column
   // A scenario's assembly is compiled: the compiler's DARSIE pass writes the hint bits (Sec. 4.2),
   // which the baseline ignores. A .bin keeps the hints it was written with.
   if (l.kernelFile.size() < 4 || l.kernelFile.substr(l.kernelFile.size() - 4) != ".bin")
-    isa::applyStaticHints(l.kernel, isa::markRedundancy(l.kernel, isa::Cfg(l.kernel)));
+    isa::applyStaticHints(k, isa::markRedundancy(k, isa::Cfg(k)));
   if (auto g = m.opt("grid")) l.grid = parseDim3(*g, {0x7FFFFFFF, 65535, 65535});
   yaml::Value bv = m.get("block");
   l.block = parseDim3(bv, {1024, 1024, 64});
   if (l.block.count() > 1024) bv.fail(std::to_string(l.block.count()) + " threads per block, at most 1024");
   if (auto w = m.opt("warp_size")) l.warpSize = static_cast<uint32_t>(w->integer(1, 32));
   if (auto p = m.opt("params")) {
-    l.params = parseParams(*p, s, l.kernel);
-  } else if (!l.kernel.params.empty()) {
-    v.fail("missing key 'params' (kernel '" + l.kernel.name + "' takes " + std::to_string(l.kernel.params.size()) + ")");
+    l.params = parseParams(*p, s, k);
+  } else if (!k.params.empty()) {
+    v.fail("missing key 'params' (kernel '" + k.name + "' takes " + std::to_string(k.params.size()) + ")");
   }
   return l;
 }

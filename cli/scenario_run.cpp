@@ -27,10 +27,12 @@ void placeBuffers(const Scenario& s, isa::GlobalMemory& mem) {
   }
 }
 
-isa::LaunchConfig prepareLaunch(const Launch& l, isa::GlobalMemory& mem, uint32_t machineWarpSize) {
+namespace {
+
+std::vector<workloads::Step> stepsOf(const Launch& l, isa::GlobalMemory& mem, uint32_t machineWarpSize) {
   if (l.workload) {
     try {
-      return l.workload->setup(mem);
+      return l.workload->launches(mem);
     } catch (const std::invalid_argument& e) {
       yaml::fail(l.where, l.path + ": " + l.label() + ": " + e.what() + " (the workload's buffers need names of their own)");
     } catch (const std::length_error& e) {
@@ -42,23 +44,41 @@ isa::LaunchConfig prepareLaunch(const Launch& l, isa::GlobalMemory& mem, uint32_
   c.block = l.block;
   c.warpSize = l.warpSize ? l.warpSize : machineWarpSize;
   for (const auto& p : l.params) c.params.push_back(p.buffer.empty() ? p.value : mem.region(p.buffer).base);
-  return c;
+  return {workloads::Step{0, c}};
+}
+
+}  // namespace
+
+std::vector<LaunchStep> prepareLaunches(const Scenario& s, isa::GlobalMemory& mem, uint32_t machineWarpSize) {
+  std::vector<LaunchStep> out;
+  for (size_t i = 0; i < s.launches.size(); ++i) {
+    const Launch& l = s.launches[i];
+    auto steps = stepsOf(l, mem, machineWarpSize);
+    for (size_t j = 0; j < steps.size(); ++j) {
+      std::string label = l.label();
+      if (steps.size() > 1) label += " (launch " + std::to_string(j + 1) + " of " + std::to_string(steps.size()) + ")";
+      out.push_back({i, &l.kernels.at(steps[j].kernel), steps[j].launch, label});
+      try {
+        out.back().config.validate(*out.back().kernel);
+      } catch (const std::invalid_argument& e) {
+        yaml::fail(l.where, l.path + ": " + label + ": " + e.what());
+      }
+    }
+  }
+  return out;
 }
 
 std::string runOnInterpreter(const Scenario& s, isa::GlobalMemory& mem, bool study, std::vector<LaunchOutcome>* out) {
   placeBuffers(s, mem);
-  for (const auto& l : s.launches) {
-    isa::LaunchConfig c = prepareLaunch(l, mem, static_cast<uint32_t>(s.config.gpu.warp_size));
+  for (const auto& step : prepareLaunches(s, mem, static_cast<uint32_t>(s.config.gpu.warp_size))) {
     isa::LimitStudy limit;
     isa::ExecCounts counts;
     try {
-      counts = isa::Interpreter(l.kernel, mem).run(c, study ? &limit : nullptr);
+      counts = isa::Interpreter(*step.kernel, mem).run(step.config, study ? &limit : nullptr);
     } catch (const ExecError& e) {
       return e.what();
-    } catch (const std::invalid_argument& e) {
-      yaml::fail(l.where, l.path + ": " + l.label() + ": " + e.what());
     }
-    if (out) out->push_back({l.label(), c, cli::statsJson(counts, study ? &limit.result() : nullptr)});
+    if (out) out->push_back({step.label, step.config, cli::statsJson(counts, study ? &limit.result() : nullptr)});
   }
   return "";
 }

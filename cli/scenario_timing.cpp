@@ -73,24 +73,15 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   // buffers), then handed to the host driver one after another.
   isa::GlobalMemory mem;
   placeBuffers(s, mem);
-  std::vector<isa::LaunchConfig> configs;
-  for (const auto& l : s.launches)
-    configs.push_back(prepareLaunch(l, mem, static_cast<uint32_t>(s.config.gpu.warp_size)));
-  for (size_t i = 0; i < s.launches.size(); ++i) {
-    try {
-      configs[i].validate(s.launches[i].kernel);
-    } catch (const std::invalid_argument& e) {
-      yaml::fail(s.launches[i].where, s.launches[i].path + ": " + s.launches[i].label() + ": " + e.what());
-    }
-  }
+  const std::vector<LaunchStep> steps = prepareLaunches(s, mem, static_cast<uint32_t>(s.config.gpu.warp_size));
 
   stats::Registry registry;
   size_t next = 0;
   auto jobs = [&](gpu::HostJob& job) {
-    if (next == s.launches.size()) return false;
+    if (next == steps.size()) return false;
     job = gpu::HostJob{};
-    job.kernel = &s.launches[next].kernel;
-    job.launch = configs[next];
+    job.kernel = steps[next].kernel;
+    job.launch = steps[next].config;
     job.memory = &mem;
     next++;
     return true;
@@ -100,13 +91,15 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   cfg.mechanism = config::mechanismFromName(s.mechanism);
   // The machine runs one warp size (gpu.warp_size): that of the launches, which the interpreter
   // runs too (a workload such as fig3 brings its own).
-  for (size_t i = 1; i < configs.size(); ++i)
-    if (configs[i].warpSize != configs[0].warpSize)
-      yaml::fail(s.launches[i].where, s.launches[i].path + ": " + s.launches[i].label() + " runs warps of " +
-                                          std::to_string(configs[i].warpSize) + " threads and " +
-                                          s.launches[0].path + " warps of " + std::to_string(configs[0].warpSize) +
-                                          ": the timing model runs one warp size (gpu.warp_size) per run");
-  if (!configs.empty()) cfg.gpu.warp_size = static_cast<int>(configs[0].warpSize);
+  for (const auto& st : steps) {
+    const Launch& l = s.launches[st.launch];
+    if (st.config.warpSize != steps[0].config.warpSize)
+      yaml::fail(l.where, l.path + ": " + l.label() + " runs warps of " + std::to_string(st.config.warpSize) +
+                              " threads and " + s.launches[steps[0].launch].path + " warps of " +
+                              std::to_string(steps[0].config.warpSize) +
+                              ": the timing model runs one warp size (gpu.warp_size) per run");
+  }
+  if (!steps.empty()) cfg.gpu.warp_size = static_cast<int>(steps[0].config.warpSize);
   auto top = std::make_unique<gpu::Platform>("top", cfg, registry, jobs);
   nlohmann::json before = registry.toJson();
   top->host.onJobDone = [&](const gpu::HostJob&, const gpu::HostResult& res) {
@@ -116,11 +109,11 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
       return;
     }
     if (res.errorCode != 0) {  // the GPU names the kernel by its address; say which launch
-      r.error = s.launches[i].path + " (" + s.launches[i].label() + "): " + top->gpu.lastError();
+      r.error = s.launches[steps[i].launch].path + " (" + steps[i].label + "): " + top->gpu.lastError();
       return;
     }
     nlohmann::json now = registry.toJson();
-    r.launches.push_back({s.launches[i].label(), configs[i], counterDelta(now, before)});
+    r.launches.push_back({steps[i].label, steps[i].config, counterDelta(now, before)});
     before = std::move(now);
   };
   // The energy layer only reads counters: the model is compiled before the run, the optional
@@ -140,9 +133,9 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
     sampler->finish();
     r.powerTrace = energy->ptrace() ? sampler->trace().ptrace() : sampler->trace().csv();
   }
-  if (r.error.empty() && r.launches.size() != s.launches.size())
+  if (r.error.empty() && r.launches.size() != steps.size())
     r.error = "the simulation ended before every launch completed (" + std::to_string(r.launches.size()) +
-              " of " + std::to_string(s.launches.size()) + ")";
+              " of " + std::to_string(steps.size()) + ")";
 
   r.stats = registry.toJson();
   if (model) {
