@@ -38,6 +38,7 @@ const char* kUsage =
     "                            run a scenario file (docs/scenarios.md) on the functional\n"
     "                            interpreter and evaluate its checks\n"
     "  run SCENARIO.yaml [--mechanism M] [--config FILE.ini] [--set key=value]... [--json OUT]\n"
+    "      [--limit-study]\n"
     "      [--energy TABLE.yaml] [--energy-voltage V] [--energy-clock MHz]\n"
     "      [--power-trace OUT.csv|OUT.ptrace [--window N]]\n"
     "                            run a scenario on the timing model (GPU, host driver,\n"
@@ -174,7 +175,8 @@ int cmdRun(const std::vector<std::string>& args) {
       "mechanism", po::value<std::string>(), "mechanism instead of the scenario's")(
       "config", po::value<std::string>(), "machine configuration instead of the scenario's")(
       "set", po::value<std::vector<std::string>>()->composing(), "override key=value after the scenario's")(
-      "json", po::value<std::string>(), "write results as JSON");
+      "json", po::value<std::string>(), "write results as JSON")(
+      "limit-study", "also run the redundancy limit study in the reference run (limit.* statistics)");
   addEnergyOptions(desc, true);
   po::positional_options_description pos;
   pos.add("scenario", 1);
@@ -189,7 +191,7 @@ int cmdRun(const std::vector<std::string>& args) {
   if (vm.count("config")) o.configFile = vm["config"].as<std::string>();
   if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
   scenario::applyOverrides(s, o);
-  scenario::ScenarioResult r = scenario::runScenarioTimed(s, &energy);
+  scenario::ScenarioResult r = scenario::runScenarioTimed(s, &energy, vm.count("limit-study") > 0);
   scenario::printScenarioResult(std::cout, r);
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), scenario::toJson(r));
   if (!energy.traceFile.empty()) writeFileAtomically(energy.traceFile, r.powerTrace);

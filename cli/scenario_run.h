@@ -58,7 +58,9 @@ ScenarioResult runScenario(const Scenario& s, bool limitStudy = true);
 // interp.* / limit.* statistics. SystemC elaborates once per process: call it once.
 // With `energy`, the result also has the energy report of the run (from its final statistics) and,
 // when the request names a trace file, the power trace's contents (taken during the run).
-ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* energy = nullptr);
+// The reference run does the limit study when a check reads limit.* or `limitStudy` asks.
+ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* energy = nullptr,
+                                bool limitStudy = false);
 
 // Command-line overrides of a scenario's machine: another configuration file instead of its
 // `config:`, `--set key=value`s applied after its `set:`, another mechanism. Throws InputError /

@@ -51,7 +51,7 @@ void applyOverrides(Scenario& s, const Overrides& o) {
   s.config = loader.resolve();
 }
 
-ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* energy) {
+ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* energy, bool limitStudy) {
   static bool elaborated = false;  // SystemC elaborates once per process
   if (elaborated) throw std::logic_error("runScenarioTimed: one timing simulation per process");
   elaborated = true;
@@ -60,7 +60,7 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   ScenarioResult r;
   r.scenario = &s;
   r.engine = Engine::Timing;
-  r.limitStudy = needsLimitStudy(s);
+  r.limitStudy = limitStudy || needsLimitStudy(s);
 
   // The reference: the functional interpreter on its own memory.
   isa::GlobalMemory reference;

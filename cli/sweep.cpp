@@ -3,6 +3,7 @@
 // again, so an interrupted sweep resumes); then results.csv and the figures (docs/sweeps.md).
 #include "cli/sweep.h"
 
+#include <algorithm>
 #include <atomic>
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -113,7 +114,11 @@ int cmdSweep(const std::vector<std::string>& args) {
   printSweepTable(std::cout, table);
   std::cout << "simtlm sweep " << spec.name << ": " << table.rows.size() << " of " << spec.points.size()
             << " points with results; " << out << "/results.csv, " << out << "/fig8_speedup.svg, " << out
-            << "/fig9_instructions.svg" << (table.hasEnergy ? ", " + out + "/fig11_energy.svg" : "") << "\n";
+            << "/fig9_instructions.svg" << (table.hasEnergy ? ", " + out + "/fig11_energy.svg" : "")
+            << (std::any_of(table.rows.begin(), table.rows.end(), [](const SweepRow& r) { return r.hasLimit; })
+                    ? ", " + out + "/fig1_redundancy.svg, " + out + "/fig2_taxonomy.svg"
+                    : "")
+            << "\n";
   return failures.empty() && table.allPassed ? 0 : 1;
 }
 

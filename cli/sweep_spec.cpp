@@ -44,6 +44,7 @@ std::string SweepPoint::id() const {
 std::vector<std::string> SweepPoint::runArgs(const std::string& configFile, const std::string& json) const {
   std::vector<std::string> a = {"run", scenarioFile, "--mechanism", mechanism, "--json", json};
   if (!configFile.empty()) a.insert(a.end(), {"--config", configFile});
+  if (mechanism == "baseline") a.push_back("--limit-study");  // DARSIE Fig. 1/2 (mechanism-independent)
   for (const auto& [k, v] : sets) a.insert(a.end(), {"--set", k + "=" + v});
   return a;
 }

@@ -1,6 +1,7 @@
 # Runs the tiny sweep (sweeps/tiny.yaml) into OUT and checks its aggregation: 8 points in
 # results.csv, every one passed, baselines at speedup 1, DARSIE skipping more with the larger
-# table, the figures written; a second run finds every result and runs nothing.
+# table, the block shape and the baseline's limit study (DARSIE Fig. 1/2) in the last columns,
+# geometric means per 1D and 2D group, the figures written; a second run runs nothing.
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${SIMTLM} sweep ${SWEEP} --out ${OUT} --jobs 2 RESULT_VARIABLE rc OUTPUT_VARIABLE out
                 ERROR_VARIABLE err TIMEOUT 120)
@@ -13,8 +14,12 @@ if(NOT n EQUAL 9)
   message(FATAL_ERROR "expected a header and 8 rows, got ${n}:\n${rows}")
 endif()
 foreach(row ${rows})
-  if(row MATCHES "^(fig3_4x2|divergence),baseline,[18],passed,.*,1,1,1$")
-  elseif(row MATCHES "^(fig3_4x2|divergence),darsie,[18],passed,")
+  # fig3 (one 2D block of 2 warps): 14 of 26 instructions TB- and grid-redundant, 8 warp-redundant;
+  # TB: 6 uniform, 6 affine, 2 unstructured. divergence: 8 of 136 warp-redundant, nothing TB.
+  if(row MATCHES "^fig3_4x2,baseline,[18],passed,.*,1,1,1,2D,0.538462,0.538462,0.307692,0.230769,0.230769,0.0769231$")
+  elseif(row MATCHES "^divergence,baseline,[18],passed,.*,1,1,1,1D,0,0,0.0588235,0,0,0$")
+  elseif(row MATCHES "^divergence,darsie,[18],passed,.*,1D,,,,,,$")
+  elseif(row MATCHES "^fig3_4x2,darsie,[18],passed,.*,2D,")
   elseif(NOT row MATCHES "^scenario,mechanism,darsie.skip_entries,result,")
     message(FATAL_ERROR "unexpected row: ${row}")
   endif()
@@ -24,7 +29,14 @@ list(FILTER rows INCLUDE REGEX "^fig3_4x2,darsie,")
 if(NOT rows MATCHES "fig3_4x2,darsie,1,passed,[0-9]+,23,3,26,.*fig3_4x2,darsie,8,passed,[0-9]+,20,6,26,")
   message(FATAL_ERROR "unexpected fig3 DARSIE rows: ${rows}")
 endif()
-foreach(fig fig8_speedup fig9_instructions fig11_energy)
+if(NOT out MATCHES "geomean speedup of darsie \\(1D, 2 points\\): 1\n.*geomean speedup of darsie \\(2D, 2 points\\)")
+  message(FATAL_ERROR "expected geometric means per 1D and 2D group:\n${out}")
+endif()
+file(READ ${OUT}/fig8_speedup.svg fig8)
+if(NOT fig8 MATCHES ">geomean 1D<.*>geomean 2D<.*>geomean<")
+  message(FATAL_ERROR "fig8_speedup.svg lacks the 1D/2D geometric means")
+endif()
+foreach(fig fig8_speedup fig9_instructions fig11_energy fig1_redundancy fig2_taxonomy)
   if(NOT EXISTS ${OUT}/${fig}.svg)
     message(FATAL_ERROR "${fig}.svg was not written")
   endif()

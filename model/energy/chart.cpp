@@ -33,7 +33,7 @@ std::string fmt(const char* f, double v) {
 }  // namespace
 
 std::string stackedBarSvg(const std::string& title, const std::vector<std::string>& components,
-                          const std::vector<ChartBar>& bars, double reference) {
+                          const std::vector<ChartBar>& bars, double reference, const std::string& yLabel) {
   std::vector<size_t> shown;
   for (size_t c = 0; c < components.size(); ++c)
     for (const auto& b : bars)
@@ -64,7 +64,7 @@ std::string stackedBarSvg(const std::string& title, const std::vector<std::strin
          fmt("%.1f", t) + "</text>\n";
   }
   s += "<text transform=\"translate(20," + fmt("%.1f", plotY + plotH / 2) +
-       ") rotate(-90)\" text-anchor=\"middle\">energy (normalized to the reference's total)</text>\n";
+       ") rotate(-90)\" text-anchor=\"middle\">" + esc(yLabel) + "</text>\n";
   for (size_t i = 0; i < bars.size(); ++i) {
     const double x = plotX + gap + static_cast<double>(i) * (barW + gap);
     double base = 0;

@@ -15,6 +15,7 @@ struct ChartBar {
 // `components` names the segments (bottom to top); `reference` is the energy that maps to 1.0
 // (must be > 0). Components that are zero in every bar are left out of the legend.
 std::string stackedBarSvg(const std::string& title, const std::vector<std::string>& components,
-                          const std::vector<ChartBar>& bars, double reference);
+                          const std::vector<ChartBar>& bars, double reference,
+                          const std::string& yLabel = "energy (normalized to the reference's total)");
 
 }  // namespace simtlm::energy
