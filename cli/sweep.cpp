@@ -63,7 +63,8 @@ int cmdSweep(const std::vector<std::string>& args) {
   if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs " + std::to_string(jobs) + " is outside [1, 64]");
   const SweepSpec spec = loadSweep(vm["sweep"].as<std::string>());
   const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "sweep-" + spec.name;
-  const std::string pointsDir = out + "/points";
+  // Absolute, so that printed command lines run from any directory.
+  const std::string pointsDir = std::filesystem::absolute(out + "/points").lexically_normal().string();
   auto jsonOf = [&](const SweepPoint& p) { return pointsDir + "/" + p.id() + ".json"; };
 
   if (vm.count("print-commands")) {  // the batch system runs them; `sweep` again aggregates

@@ -65,6 +65,7 @@ SweepSpec loadSweep(const std::string& path) {
   if (auto c = top.opt("config")) {
     s.configFile = scenario::resolvePath(c->str(), {dir, repo});
     if (!std::filesystem::is_regular_file(s.configFile)) c->fail("cannot find configuration '" + c->str() + "'");
+    s.configFile = std::filesystem::absolute(s.configFile).lexically_normal().string();
   }
   const yaml::Value mv = top.get("mechanisms");
   s.mechanisms = names(mv);
@@ -113,6 +114,7 @@ SweepSpec loadSweep(const std::string& path) {
     if (f.find('/') == std::string::npos && f.find(".yaml") == std::string::npos) f = repo + "/scenarios/" + f + ".yaml";
     else f = scenario::resolvePath(f, {dir, repo});
     if (!std::filesystem::is_regular_file(f)) item.fail("cannot find scenario '" + item.str() + "'");
+    f = std::filesystem::absolute(f).lexically_normal().string();  // command lines work from anywhere
     const std::string stem = std::filesystem::path(f).stem().string();
     for (const SweepPoint& p : s.points)
       if (p.scenario == stem) item.fail("scenario '" + stem + "' is listed twice");
