@@ -131,3 +131,33 @@ TEST(LimitStudy, NegativeStridesAreAffine) {
   EXPECT_EQ(sub.tbByStructure[static_cast<int>(Structure::Affine)], 2u);
   EXPECT_EQ(guarded.tbByStructure[static_cast<int>(Structure::Affine)], 2u);
 }
+
+// A workload of several launches is one study: a second launch adds to the totals and to the
+// first kernel's per-PC figures; a launch of another kernel adds to the totals only.
+TEST(LimitStudy, SeveralLaunchesAddUp) {
+  StudyRun once = run("fig3", {{"x", 4}, {"y", 2}});
+  auto w = workloads::makeWorkload("fig3", {{"x", 4}, {"y", 2}});
+  isa::Kernel k = workloads::loadKernel(*w);
+  isa::Kernel other = workloads::loadKernel(*workloads::makeWorkload("vecadd"));
+  isa::GlobalMemory mem;
+  auto launch = w->setup(mem);
+  isa::LimitStudy study;
+  isa::Interpreter(k, mem).run(launch, &study);
+  isa::Interpreter(k, mem).run(launch, &study);
+  const auto& l = study.result();
+  EXPECT_EQ(l.warpInstructions, 2 * once.limit.warpInstructions);
+  EXPECT_EQ(l.tbRedundant, 2 * once.limit.tbRedundant);
+  EXPECT_EQ(l.tbByStructure, (std::array<uint64_t, 3>{2 * once.limit.tbByStructure[0], 2 * once.limit.tbByStructure[1],
+                                                      2 * once.limit.tbByStructure[2]}));
+  const size_t mul = findInstr(k, "mul.lo.u32 r1");
+  EXPECT_EQ(l.perPc[mul].tbRedundant, 4u);
+
+  isa::GlobalMemory vmem;
+  auto vw = workloads::makeWorkload("vecadd", {{"n", 1024}});
+  isa::Interpreter(other, vmem).run(vw->setup(vmem), &study);
+  StudyRun vec = run("vecadd", {{"n", 1024}});
+  EXPECT_EQ(study.result().warpInstructions, 2 * once.limit.warpInstructions + vec.limit.warpInstructions);
+  EXPECT_EQ(study.result().tbRedundant, 2 * once.limit.tbRedundant + vec.limit.tbRedundant);
+  EXPECT_EQ(study.result().perPc.size(), k.size());  // still the first kernel's
+  EXPECT_EQ(study.result().perPc[mul].tbRedundant, 4u);
+}
