@@ -27,6 +27,8 @@ const Entry kWorkloads[] = {
     {"libor", makeLibor},
     {"dct8x8", makeDct8x8},
     {"fwt", makeFwt},
+    {"nlm", makeNlm},
+    {"convsep", makeConvSep},
 };
 
 }  // namespace

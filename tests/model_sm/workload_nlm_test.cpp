@@ -1,0 +1,113 @@
+// The nlm workload (CUDA SDK imageDenoising NLM, 16x16 blocks): its output equals the C++
+// reference bit for bit on the interpreter and on the timing model under baseline and DARSIE,
+// with the exact instruction counts; the limit study finds the tx-only column clamps redundant
+// across the 8 warps of a block; a corrupted input or output is caught by verify().
+#include <gtest/gtest.h>
+
+#include "isa/limit_study.h"
+#include "model/sm/grid_runner.h"
+#include "tests/model_sm/workload_test_support.h"
+#include "workloads/workload.h"
+
+using namespace simtlm;
+
+namespace {
+
+// Every warp runs the same 45211 instructions (no branch depends on the data or the position:
+// the clamps are min/max): prologue 23; per i (7): 3 + 7 j iterations + 3; per j: 2 + 7 n
+// iterations + 23 (weight 6, clrIJ fetch 10, accumulate 4, loop 3); per n: 13 (two clamped row
+// pointers, xm) + 7 m iterations of 16 + 3; epilogue 17.
+// n: 13 + 7*16 + 3 = 128; j: 2 + 7*128 + 23 = 921; i: 3 + 7*921 + 3 = 6453; 23 + 7*6453 + 17.
+constexpr uint64_t kPerWarp = 45211;
+constexpr uint64_t kPerBlock = 8 * kPerWarp;  // 16x16 threads
+// TB-redundant per warp (all 8 warps of a block repeat it): uniform 3538 = prologue 16 (block
+// constants, and the bounds test, false everywhere) + i loop 7*5 + j loop 49*7 + n loop 343*2 +
+// the m loop's compare 2401 + the centre window (i = j = 0), whose distance is 0 in every warp:
+// 49 fma + 4 (weight, ex2, compare) + epilogue 4 (lerpC, 1 - lerpC, DST); unstructured 19701 =
+// tid.x, ix, ix + 3, per n xm = ix - 3 (343), per m 8 column-clamp instructions (2401*8), per j
+// the clrIJ column clamp (49*3).
+constexpr uint64_t kRedundantPerWarp = 23239, kUnstructuredPerWarp = 19701;
+
+uint64_t interpret(const workloads::Options& o, std::string* verify) {
+  auto w = workloads::makeNlm(o);
+  isa::GlobalMemory mem;
+  auto counts = workloads::runOnInterpreter(*w, mem);
+  *verify = w->verify(mem);
+  return counts.warpInstructions;
+}
+
+}  // namespace
+
+TEST(WorkloadNlm, InterpreterMatchesReferenceWithExactCounts) {
+  std::string v;
+  EXPECT_EQ(interpret({{"width", 16}, {"height", 16}}, &v), kPerBlock);
+  EXPECT_EQ(v, "");
+  EXPECT_EQ(interpret({{"width", 48}, {"height", 32}, {"seed", 7}}, &v), kPerBlock * 6);
+  EXPECT_EQ(v, "");
+  EXPECT_EQ(interpret({}, &v), 1446752u);  // the default 32x32: 4 blocks (scenarios/nlm.yaml)
+  EXPECT_EQ(v, "");
+}
+
+TEST(WorkloadNlm, LimitStudyFindsColumnClampsRedundant) {
+  auto w = workloads::makeNlm({{"width", 32}, {"height", 16}});
+  isa::GlobalMemory mem;
+  isa::LimitStudy study;
+  workloads::runOnInterpreter(*w, mem, &study);
+  const auto& r = study.result();
+  EXPECT_EQ(r.warpInstructions, kPerBlock * 2);
+  EXPECT_EQ(r.tbRedundant, kRedundantPerWarp * 16);
+  EXPECT_EQ(r.tbByStructure[static_cast<int>(isa::Structure::Unstructured)], kUnstructuredPerWarp * 16);
+  EXPECT_EQ(r.tbByStructure[static_cast<int>(isa::Structure::Uniform)],
+            (kRedundantPerWarp - kUnstructuredPerWarp) * 16);
+  EXPECT_EQ(r.tbByStructure[static_cast<int>(isa::Structure::Affine)], 0u);
+}
+
+TEST(WorkloadNlm, TimingModelBaselineEqualsInterpreter) {
+  const auto t = test::runAgainstInterpreter(*workloads::makeNlm({{"width", 16}, {"height", 16}}),
+                                             config::Mechanism::Baseline);
+  ASSERT_EQ(t.error, "");
+  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
+  EXPECT_EQ(t.verify, "");
+  EXPECT_EQ(t.skipped, 0u);
+  EXPECT_GT(t.cycles, 0u);
+  ::testing::Test::RecordProperty("cycles", std::to_string(t.cycles));
+}
+
+TEST(WorkloadNlm, TimingModelDarsieEqualsInterpreterAndSkips) {
+  const auto t = test::runAgainstInterpreter(*workloads::makeNlm({{"width", 16}, {"height", 16}}),
+                                             config::Mechanism::Darsie);
+  ASSERT_EQ(t.error, "");
+  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
+  EXPECT_EQ(t.verify, "");
+  EXPECT_GT(t.skipped, 0u);
+  EXPECT_LE(t.skipped, kRedundantPerWarp * 8);  // only TB-redundant work can be skipped
+  ::testing::Test::RecordProperty("cycles", std::to_string(t.cycles));
+  ::testing::Test::RecordProperty("skipped", std::to_string(t.skipped));
+}
+
+TEST(WorkloadNlm, CorruptedInputOrOutputFailsVerification) {
+  auto w = workloads::makeNlm({{"width", 16}, {"height", 16}});
+  isa::GlobalMemory mem;
+  auto launch = w->setup(mem);
+  auto src = mem.words("src");
+  src[100] ^= 0x00000100u;  // one texel changes: every pixel within 6 of it changes
+  mem.setWords("src", src);
+  isa::Interpreter(workloads::loadKernel(*w), mem).run(launch);
+  EXPECT_NE(w->verify(mem), "");
+
+  isa::GlobalMemory good;
+  workloads::runOnInterpreter(*w, good);
+  ASSERT_EQ(w->verify(good), "");
+  auto dst = good.words("dst");
+  dst[255] ^= 1u;  // the last pixel's lowest bit
+  good.setWords("dst", dst);
+  EXPECT_NE(w->verify(good), "");
+}
+
+TEST(WorkloadNlm, RejectsBadOptions) {
+  EXPECT_THROW(workloads::makeNlm({{"width", 24}}), std::invalid_argument);
+  EXPECT_THROW(workloads::makeNlm({{"height", 0}}), std::invalid_argument);
+  EXPECT_THROW(workloads::makeNlm({{"width", 8192}}), std::invalid_argument);
+  EXPECT_THROW(workloads::makeNlm({{"size", 32}}), std::invalid_argument);
+  EXPECT_NO_THROW(workloads::makeNlm({{"width", 4096}, {"height", 16}}));
+}
