@@ -31,7 +31,8 @@ std::string GridEngine::start(const KernelImage& image) {
            "(check sm.num_warps, sm.max_blocks, sm.num_registers and shared.size)";
   }
   totalBlocks_ = blocksLeft_ = image_.launch.grid.count();
-  nextBlock_ = cycle_ = lastProgress_ = 0;
+  nextBlock_ = 0;
+  startCycle_ = lastProgress_ = cycle_;
   error_.clear();
   state_ = State::Running;
   kernels_++;

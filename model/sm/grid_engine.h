@@ -34,7 +34,10 @@ class GridEngine {
   State tick();
 
   State state() const { return state_; }
-  uint64_t cycles() const { return cycle_; }       // core cycles of the current / last grid
+  uint64_t cycles() const { return cycle_ - startCycle_; }  // core cycles of the current / last grid
+  // The engine's clock: it runs on across grids, so that a unit's timestamps (a bank busy until
+  // cycle c, a fill due at cycle c) from one grid never lie in the next grid's future.
+  uint64_t now() const { return cycle_; }
   const std::string& error() const { return error_; }  // a fault, or the stuck-run report
   int numSms() const { return static_cast<int>(sms_.size()); }
 
@@ -47,7 +50,7 @@ class GridEngine {
   std::vector<std::unique_ptr<SmCore>> sms_;
   KernelImage image_;
   State state_ = State::Idle;
-  uint64_t cycle_ = 0, lastProgress_ = 0, nextBlock_ = 0, totalBlocks_ = 0, blocksLeft_ = 0;
+  uint64_t cycle_ = 0, startCycle_ = 0, lastProgress_ = 0, nextBlock_ = 0, totalBlocks_ = 0, blocksLeft_ = 0;
   std::string error_;
   uint64_t totalCycles_ = 0, kernels_ = 0;
   uint64_t gatedCycles_ = 0;  // SM-cycles not clocked because the SM had nothing to do

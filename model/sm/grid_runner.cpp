@@ -102,7 +102,7 @@ GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
   r.error = engine.start(image);
   if (!r.error.empty()) return r;
   do {  // the instruction memories answer first, so a fill that is due is seen this cycle
-    for (auto& c : codeMems) c->tick(engine.cycles());
+    for (auto& c : codeMems) c->tick(engine.now());
   } while (engine.tick() == GridEngine::State::Running);
   r.cycles = engine.cycles();
   r.error = engine.error();
