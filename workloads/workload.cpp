@@ -29,6 +29,8 @@ const Entry kWorkloads[] = {
     {"fwt", makeFwt},
     {"nlm", makeNlm},
     {"convsep", makeConvSep},
+    {"floydwarshall", makeFloydWarshall},
+    {"pathfinder", makePathfinder},
 };
 
 }  // namespace
