@@ -21,16 +21,20 @@ const Entry kWorkloads[] = {
     {"vecadd", makeVecAdd},
     {"matmul", makeMatmul},
     {"fig3", makeFig3},
-    {"hotspot", makeHotspot},
-    {"srad", makeSrad},
-    {"cp", makeCp},
-    {"libor", makeLibor},
+    // DARSIE Table 1, 2D blocks (matmul above) ...
     {"dct8x8", makeDct8x8},
-    {"fwt", makeFwt},
-    {"nlm", makeNlm},
-    {"convsep", makeConvSep},
+    {"hotspot", makeHotspot},
+    {"backprop", makeBackprop},
     {"floydwarshall", makeFloydWarshall},
+    {"cp", makeCp},
+    {"convsep", makeConvSep},
+    {"nlm", makeNlm},
+    // ... and 1D blocks.
+    {"binomial", makeBinomial},
     {"pathfinder", makePathfinder},
+    {"fwt", makeFwt},
+    {"srad", makeSrad},
+    {"libor", makeLibor},
 };
 
 }  // namespace
