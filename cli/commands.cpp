@@ -247,8 +247,9 @@ int cmdParams(const std::vector<std::string>& args) {
 int cmdWorkloads() {
   for (const auto& name : workloads::workloadNames())
     std::cout << name << ": " << workloads::makeWorkload(name)->description() << "\n";
-  std::cout << "options: vecadd n=, block=; matmul size= (or m=, n=, k=); fig3 x=, y=; the DARSIE\n"
-               "Table 1 workloads: docs/workloads/<name>.md (an unknown option lists the valid ones)\n";
+  std::cout << "options: vecadd n=, block=; matmul size= (or m=, n=, k=); fig3 x=, y=; the other\n"
+               "DARSIE Table 1 workloads: docs/cli.md and docs/workloads/<name>.md (an unknown option\n"
+               "lists the valid ones)\n";
   return 0;
 }
 
