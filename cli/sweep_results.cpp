@@ -27,9 +27,13 @@ double sumPerSm(const nlohmann::json& stats, const std::string& suffix) {
   return total;
 }
 
+// Counts (cycles, instructions, pJ) exactly; ratios to 6 significant digits.
 std::string num(double v) {
   char b[32];
-  std::snprintf(b, sizeof b, "%.6g", v);
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    std::snprintf(b, sizeof b, "%.0f", v);
+  else
+    std::snprintf(b, sizeof b, "%.6g", v);
   return b;
 }
 
