@@ -1,10 +1,13 @@
 // The binomial workload (CUDA SDK binomialOptions, 256-thread blocks, one option per block):
 // its call values and call buffer equal the C++ reference bit for bit on the interpreter and on
 // the timing model under baseline and DARSIE, with exact instruction, barrier and limit-study
-// counts; corrupted inputs or outputs are caught by verify().
+// counts; the prices approach Black-Scholes; corrupted inputs or outputs are caught by verify().
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "isa/limit_study.h"
+#include "isa/semantics.h"
 #include "model/sm/grid_runner.h"
 #include "tests/model_sm/workload_test_support.h"
 #include "workloads/workload.h"
@@ -86,6 +89,33 @@ TEST(WorkloadBinomial, DefaultSizeCount) {
 TEST(WorkloadBinomial, OtherStepCountsVerify) {
   // Tiles that straddle c_base = 224, 448, ... and the SDK's NUM_STEPS = 2048.
   for (long steps : {32L, 288L, 480L, 2048L}) EXPECT_EQ(interpret({{"options", 2}, {"steps", steps}}).verify, "") << steps;
+}
+
+TEST(WorkloadBinomial, CallValuesApproachBlackScholes) {
+  // An absolute check, independent of the reference's tree: the binomial price converges to the
+  // Black-Scholes price, as the SDK sample checks. T comes back from vDt = V * sqrt(T / steps).
+  // At 256 steps the error is about 6e-4 of the summed prices (the SDK's 2048 steps give 1e-4);
+  // swapping puByDf and pdByDf, or shifting the leaves by one node, is far off.
+  constexpr long kSteps = 256;
+  auto w = workloads::makeBinomial({{"options", 32}, {"steps", kSteps}});
+  isa::GlobalMemory mem;
+  workloads::runOnInterpreter(*w, mem);
+  const auto data = mem.words("option_data"), call = mem.words("call_value");
+  const double R = 0.06f, V = 0.10f;
+  auto normal = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+  double sumError = 0, sumPrice = 0;
+  for (size_t o = 0; o < call.size(); ++o) {
+    const double S = isa::F(data[o * 5]), X = isa::F(data[o * 5 + 1]), vDt = isa::F(data[o * 5 + 2]);
+    const double T = kSteps * (vDt / V) * (vDt / V), vSqrtT = V * std::sqrt(T);
+    const double d1 = (std::log(S / X) + (R + 0.5 * V * V) * T) / vSqrtT, d2 = d1 - vSqrtT;
+    const double price = S * normal(d1) - X * std::exp(-R * T) * normal(d2);
+    const double error = std::fabs(isa::F(call[o]) - price);
+    EXPECT_LT(error, 0.02) << "option " << o << ": binomial " << isa::F(call[o]) << ", Black-Scholes " << price;
+    sumError += error;
+    sumPrice += price;
+  }
+  EXPECT_GT(sumPrice, 32.0);  // not all options out of the money
+  EXPECT_LT(sumError / sumPrice, 1e-3);
 }
 
 TEST(WorkloadBinomial, LimitStudyFindsUniformTbRedundancy) {

@@ -80,7 +80,8 @@ TEST(WorkloadNlm, TimingModelDarsieEqualsInterpreterAndSkips) {
   EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
   EXPECT_EQ(t.verify, "");
   EXPECT_GT(t.skipped, 0u);
-  EXPECT_LE(t.skipped, kRedundantPerWarp * 8);  // only TB-redundant work can be skipped
+  // Only TB-redundant work can be skipped, and only by the 7 warps that follow the leader.
+  EXPECT_LE(t.skipped, kRedundantPerWarp * 7);
   ::testing::Test::RecordProperty("cycles", std::to_string(t.cycles));
   ::testing::Test::RecordProperty("skipped", std::to_string(t.skipped));
 }
