@@ -1,8 +1,9 @@
 // The floydwarshall workload (Pannotia's naive Floyd-Warshall, (16,16) blocks, one launch per
 // intermediate vertex k): every launch runs in order, the final distance and next matrices equal
 // the C++ triple loop bit for bit on the interpreter and on the timing model under baseline and
-// DARSIE, the instruction counts are exact, the x-only half of the work (j, dist[k][j]) is
-// TB-redundant, and a corrupted input or output, or a missing launch, is caught by verify().
+// DARSIE, the instruction counts are exact, the x-only work (i, i*dim, the dist[i][k] column
+// gather) is TB-redundant, and a corrupted input or output, or a missing launch, is caught by
+// verify().
 #include <gtest/gtest.h>
 
 #include <set>
@@ -18,32 +19,41 @@ namespace {
 
 // Per warp and launch: 31 instructions when no lane of the warp relaxes its entry (13 up to and
 // including the bounds exit, 18 from ld.param K to the update exit), 36 when some lane does (+5:
-// st dist, ld.param NEXT, add, st next, exit). A 16x16 block has 8 warps; warp w holds rows
-// ty = 2w, 2w+1 and columns tx = 0..15, so it is the pair (i / 2, j / 16).
+// st dist, ld.param NEXT, add, st next, exit). As in Pannotia, i = bx*16 + tx and j = by*16 + ty:
+// a 16x16 block has 8 warps, warp w holds tx = 0..15 and ty = 2w, 2w+1, so it covers 16
+// consecutive i for 2 consecutive j and is the pair (i / 16, j / 2).
 constexpr uint64_t kPlain = 31, kUpdate = 5;
 
 // The triple loop replayed on the workload's own input (within one k no update changes
 // dist[i][k] or dist[k][j], so the serial order is the kernel's): how many (launch, warp) pairs
-// relax at least one entry, and how many (launch, block) pairs see the same dist[i][k] in all
-// 16 rows of the block (then every warp's sum dist[i][k] + dist[k][j] is the same vector).
+// relax at least one entry; how many (launch, block) pairs see one value of dist[k][j] over the
+// block's 16 j (then every warp's sum dist[i][k] + dist[k][j] is the same vector), one value of
+// dist[i][k] over its 16 i (then the dist[i][k] load is uniform, not unstructured), or both
+// (then the sum is uniform too).
 struct Replay {
-  uint64_t updatingWarps = 0, sameColumnBlocks = 0;
+  uint64_t updatingWarps = 0, sameRowBlocks = 0, sameColumnBlocks = 0, sameBothBlocks = 0;
 };
 Replay replay(std::vector<uint32_t> d, long n) {
   Replay r;
   for (long k = 0; k < n; ++k) {
-    for (long by = 0; by < n / 16; ++by) {
-      bool same = true;
-      for (long i = by * 16; i < by * 16 + 16; ++i) same = same && d[i * n + k] == d[by * 16 * n + k];
-      if (same) r.sameColumnBlocks += static_cast<uint64_t>(n / 16);  // every bx of this block row
-    }
+    for (long bx = 0; bx < n / 16; ++bx)
+      for (long by = 0; by < n / 16; ++by) {
+        bool column = true, row = true;
+        for (long t = 0; t < 16; ++t) {
+          column = column && d[(bx * 16 + t) * n + k] == d[bx * 16 * n + k];
+          row = row && d[k * n + by * 16 + t] == d[k * n + by * 16];
+        }
+        r.sameColumnBlocks += column;
+        r.sameRowBlocks += row;
+        r.sameBothBlocks += column && row;
+      }
     std::set<std::pair<long, long>> warps;
     for (long i = 0; i < n; ++i)
       for (long j = 0; j < n; ++j) {
         const int32_t s = static_cast<int32_t>(d[i * n + k]) + static_cast<int32_t>(d[k * n + j]);
         if (s < static_cast<int32_t>(d[i * n + j])) {
           d[i * n + j] = static_cast<uint32_t>(s);
-          warps.insert({i / 2, j / 16});
+          warps.insert({i / 16, j / 2});
         }
       }
     r.updatingWarps += warps.size();
@@ -57,7 +67,8 @@ uint64_t expectedCount(long n, uint64_t updating) {
 }
 
 struct Interpreted {
-  uint64_t warpInstructions = 0, updating = 0, sameColumnBlocks = 0;
+  uint64_t warpInstructions = 0, updating = 0;
+  Replay replay;
   std::string verify;
 };
 
@@ -69,9 +80,8 @@ Interpreted interpret(const workloads::Options& o) {
   r.verify = w->verify(mem);
   isa::GlobalMemory fresh;
   w->setup(fresh);
-  const Replay rp = replay(fresh.words("dist"), o.count("n") ? o.at("n") : 64);
-  r.updating = rp.updatingWarps;
-  r.sameColumnBlocks = rp.sameColumnBlocks;
+  r.replay = replay(fresh.words("dist"), o.count("n") ? o.at("n") : 64);
+  r.updating = r.replay.updatingWarps;
   return r;
 }
 

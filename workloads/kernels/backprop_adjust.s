@@ -5,7 +5,8 @@
 //   w[index]   += ETA * delta[index_x] * ly[index_y] + MOMENTUM * oldw[index];
 //   oldw[index] =  ETA * delta[index_x] * ly[index_y] + MOMENTUM * oldw[index];
 // then __syncthreads, and the threads ty == 0 of block by == 0 update the bias row 0 likewise
-// (without ly). ETA = MOMENTUM = 0.3f. As nvcc compiles it: (ETA * delta) * ly in two
+// (without ly). ETA = MOMENTUM = 0.3, in single precision here (Rodinia's are double constants,
+// so the original computes the update in FP64; docs/workloads/backprop.md). As nvcc compiles it: (ETA * delta) * ly in two
 // multiplies, the momentum product contracted into an fma, and, since w and oldw may alias
 // (no __restrict__), the operands of the oldw expression loaded again after the store to w.
 // Dropped: the unused parameter `in`.

@@ -7,8 +7,8 @@
 // 256 nodes (c_base = 0, 224, 448, ... < i) into shared callA, runs CACHE_DELTA = 32 half-steps
 // callB[tid] = puByDf * callA[tid+1] + pdByDf * callA[tid] (and back into callA), a bar.sync
 // before each, and flushes the c_end + 1 = c_start - 31 finished nodes back to d_Call; thread 0
-// writes callA[0] to d_CallValue[blockIdx.x]. As nvcc compiles it: expf(x) as __expf, ex2(x *
-// log2(e)); S * e - X and the sums of products contracted to fma; (d > 0) ? d : 0 as
+// writes callA[0] to d_CallValue[blockIdx.x]. expf(x) as __expf, ex2(x * log2(e)) (what nvcc
+// emits under -use_fast_math; docs/workloads/binomial.md). As nvcc compiles it: S * e - X and the sums of products contracted to fma; (d > 0) ? d : 0 as
 // max.f32(d, 0) (the same value for every d, NaN and -0 included); the tile pointer
 // &d_Call[c_base + tid] computed once for the load and the flush. The option data
 // (S, X, vDt, puByDf, pdByDf per option) is a global array instead of __constant__ memory.

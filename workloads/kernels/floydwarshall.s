@@ -1,6 +1,7 @@
 // Floyd-Warshall, as Pannotia's naive kernel `floydwarshall(dist, next, dim, k)` (graph_app/fw):
 // one launch per intermediate vertex k, (16,16) blocks, one thread per matrix entry
-// (i = blockIdx.y*16 + threadIdx.y, j = blockIdx.x*16 + threadIdx.x):
+// (i = blockIdx.x*16 + threadIdx.x, j = blockIdx.y*16 + threadIdx.y, as the original: rows on x,
+// so a warp holds 16 values of i and 2 of j, and dist[i][j] is 16-row strided):
 //   if (i < dim && j < dim)
 //     if (dist[i*dim + k] + dist[k*dim + j] < dist[i*dim + j]) {
 //       dist[i*dim + j] = dist[i*dim + k] + dist[k*dim + j];
@@ -17,14 +18,14 @@
 .param DIM           // dim
 .param K             // the intermediate vertex of this launch
 
-  s2r r0, %ctaid.y
-  s2r r1, %ntid.y
-  s2r r2, %tid.y
-  mad.lo.u32 r0, r0, r1, r2       // i = blockIdx.y * blockDim.y + threadIdx.y
-  s2r r1, %ctaid.x
-  s2r r2, %ntid.x
-  s2r r3, %tid.x
-  mad.lo.u32 r1, r1, r2, r3       // j = blockIdx.x * blockDim.x + threadIdx.x
+  s2r r0, %ctaid.x
+  s2r r1, %ntid.x
+  s2r r2, %tid.x
+  mad.lo.u32 r0, r0, r1, r2       // i = blockIdx.x * blockDim.x + threadIdx.x
+  s2r r1, %ctaid.y
+  s2r r2, %ntid.y
+  s2r r3, %tid.y
+  mad.lo.u32 r1, r1, r2, r3       // j = blockIdx.y * blockDim.y + threadIdx.y
   ld.param.b32 r2, [DIM]
   setp.ge.s32 p0, r0, r2
   setp.ge.s32 p1, r1, r2
