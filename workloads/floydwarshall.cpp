@@ -1,6 +1,7 @@
 // Floyd-Warshall all-pairs shortest paths, as Pannotia's naive `floydwarshall` kernel (DARSIE
 // Table 1 "FWS", (16,16) blocks): the host launches the kernel once per intermediate vertex k,
-// each launch relaxing every dist[i][j] through k in place (workloads/kernels/floydwarshall.s).
+// each launch relaxing every dist[i][j] through k in place, one thread per entry with i on the
+// x axis and j on the y axis as the original (workloads/kernels/floydwarshall.s).
 // Input: a random sparse directed graph from a fixed-seed LCG, as Pannotia's host code builds
 // its distance matrix (0 on the diagonal, the edge weight, or BIGNUM = 999999 for no edge).
 #include <cstdint>
@@ -78,7 +79,9 @@ class FloydWarshall : public Workload {
 
  private:
   // kDegree random out-edges per vertex with weights 1..100; a repeated (i, j) keeps its first
-  // weight and self loops are dropped, as Pannotia's graph parser does.
+  // weight, as Pannotia's graph parser does. A drawn self loop is skipped here (its draws still
+  // advance the LCG); Pannotia's parser keeps self loops, but its host code then sets the
+  // diagonal to 0, as the loop below does, so the matrix is the same either way.
   std::vector<uint32_t> input() const {
     std::vector<int32_t> d(n_ * n_, kBigNum);
     uint32_t s = static_cast<uint32_t>(seed_);

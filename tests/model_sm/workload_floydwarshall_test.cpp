@@ -93,7 +93,7 @@ TEST(WorkloadFloydWarshall, InterpreterMatchesReferenceWithExactCounts) {
   const struct {
     long n, seed;
     uint64_t updating;
-  } cases[] = {{16, 1, 92}, {32, 1, 620}, {48, 7, 1941}};
+  } cases[] = {{16, 1, 101}, {32, 1, 662}, {48, 7, 1866}};
   for (const auto& c : cases) {
     const Interpreted r = interpret({{"n", c.n}, {"seed", c.seed}});
     EXPECT_EQ(r.verify, "") << "n = " << c.n;
@@ -105,8 +105,8 @@ TEST(WorkloadFloydWarshall, InterpreterMatchesReferenceWithExactCounts) {
 TEST(WorkloadFloydWarshall, DefaultSizeCount) {
   const Interpreted r = interpret({});
   EXPECT_EQ(r.verify, "");
-  EXPECT_EQ(r.updating, 3717u);
-  EXPECT_EQ(r.warpInstructions, 272537u);  // 64 x 16 blocks x 8 warps x 31 + 5 x 3717
+  EXPECT_EQ(r.updating, 3832u);
+  EXPECT_EQ(r.warpInstructions, 273112u);  // 64 x 16 blocks x 8 warps x 31 + 5 x 3832
   EXPECT_EQ(r.warpInstructions, expectedCount(64, r.updating));
 }
 
@@ -130,27 +130,41 @@ TEST(WorkloadFloydWarshall, RunsOneLaunchPerVertexInOrder) {
   EXPECT_NE(w->verify(mem), "");
 }
 
-TEST(WorkloadFloydWarshall, LimitStudyFindsXOnlyWorkTbRedundant) {
-  auto w = workloads::makeFloydWarshall({{"n", 32}});
+// Per warp and launch: uniform ctaid.x, ntid.x, ctaid.y, ntid.y, ld.param DIM/K/DIST, the i
+// bound and the combined bound predicate (all false in every warp) - 9; unstructured tid.x, i,
+// i*dim and the dist[i][k] address arithmetic and column load - 7 (tx repeats every 16 lanes).
+// Everything on j = by*16 + ty differs between the warps, except the sum dist[i][k] +
+// dist[k][j] in a block whose 16 values of j hold the same dist[k][j] - data-dependent,
+// unstructured unless dist[i][k] is one value over the block's 16 i as well; the dist[i][k]
+// load is uniform instead of unstructured in a block where it is one value. The update path
+// runs with exited lanes, which the oracle never counts.
+namespace {
+
+void expectLimitStudy(long n, uint64_t sameRow, uint64_t sameColumn, uint64_t sameBoth) {
+  auto w = workloads::makeFloydWarshall({{"n", n}});
   isa::GlobalMemory mem;
   isa::LimitStudy study;
   workloads::runOnInterpreter(*w, mem, &study);
   const auto& r = study.result();
-  const Interpreted plain = interpret({{"n", 32}});
-  EXPECT_EQ(r.warpInstructions, expectedCount(32, plain.updating));
-  // Per warp and launch: uniform ctaid.y, ntid.y, ctaid.x, ntid.x, ld.param DIM/K/DIST, the
-  // j bound and the combined bound predicate (all false in every warp) - 9; unstructured
-  // tid.x, j and the dist[k][j] address arithmetic and load - 6 (tx repeats every 16 lanes).
-  // Everything on i = by*16 + ty differs between the warps, except the sum dist[i][k] +
-  // dist[k][j] in a block whose 16 rows hold the same dist[i][k] (all BIGNUM: k not reached
-  // yet from those rows) - data-dependent, 2 blocks at this size. The update path runs with
-  // exited lanes, which the oracle never counts.
-  const uint64_t warps = 32 * 4 * 8;
-  EXPECT_EQ(plain.sameColumnBlocks, 2u);
-  EXPECT_EQ(r.tbByStructure[static_cast<int>(isa::Structure::Uniform)], 9 * warps);
-  EXPECT_EQ(r.tbByStructure[static_cast<int>(isa::Structure::Unstructured)], 6 * warps + 8 * plain.sameColumnBlocks);
+  const Interpreted plain = interpret({{"n", n}});
+  EXPECT_EQ(r.warpInstructions, expectedCount(n, plain.updating));
+  EXPECT_EQ(plain.replay.sameRowBlocks, sameRow) << "n = " << n;
+  EXPECT_EQ(plain.replay.sameColumnBlocks, sameColumn) << "n = " << n;
+  EXPECT_EQ(plain.replay.sameBothBlocks, sameBoth) << "n = " << n;
+  const uint64_t warps = static_cast<uint64_t>(n) * static_cast<uint64_t>(n / 16) * static_cast<uint64_t>(n / 16) * 8;
+  EXPECT_EQ(r.tbByStructure[static_cast<int>(isa::Structure::Uniform)], 9 * warps + 8 * sameColumn + 8 * sameBoth);
+  EXPECT_EQ(r.tbByStructure[static_cast<int>(isa::Structure::Unstructured)],
+            7 * warps - 8 * sameColumn + 8 * (sameRow - sameBoth));
   EXPECT_EQ(r.tbByStructure[static_cast<int>(isa::Structure::Affine)], 0u);
-  EXPECT_EQ(r.tbRedundant, 15 * warps + 8 * plain.sameColumnBlocks);
+  EXPECT_EQ(r.tbRedundant, 16 * warps + 8 * sameRow);
+}
+
+}  // namespace
+
+TEST(WorkloadFloydWarshall, LimitStudyFindsXOnlyWorkTbRedundant) {
+  expectLimitStudy(32, 0, 2, 0);  // two (launch, block) pairs load a single dist[i][k]
+  // n = 64 (scenarios/floydwarshall.yaml): 131,104 TB-redundant, 73,920 uniform.
+  expectLimitStudy(64, 4, 24, 0);
 }
 
 TEST(WorkloadFloydWarshall, TimingModelBaselineEqualsInterpreter) {
