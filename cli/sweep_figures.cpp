@@ -13,12 +13,6 @@
 namespace simtlm::cli {
 namespace {
 
-std::string num(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
-
 // The groups (scenario + grid values) in the order their rows come, with each one's 1D/2D.
 struct Groups {
   std::vector<std::string> names, dims;
@@ -144,14 +138,14 @@ std::string groupedBarSvg(const std::string& title, const std::string& yLabel, c
     const double v = top * i / 4;
     s << "<line x1=\"" << left - 4 << "\" x2=\"" << left << "\" y1=\"" << y(v) << "\" y2=\"" << y(v)
       << "\" stroke=\"black\"/><text x=\"" << left - 6 << "\" y=\"" << y(v) + 4 << "\" text-anchor=\"end\">"
-      << num(std::round(v * 100) / 100) << "</text>\n";
+      << formatNumber(std::round(v * 100) / 100) << "</text>\n";
   }
   for (size_t g = 0; g < groups.size(); ++g) {
     const double x0 = left + gap / 2 + groupW * static_cast<double>(g);
     for (size_t k = 0; k < series.size(); ++k) {
       const double v = values[k][g], x = x0 + bar * static_cast<double>(k);
       s << "<rect x=\"" << x << "\" y=\"" << y(v) << "\" width=\"" << bar - 1 << "\" height=\"" << y(0) - y(v)
-        << "\" fill=\"" << kColours[k % 7] << "\"><title>" << series[k] << " " << groups[g] << ": " << num(v)
+        << "\" fill=\"" << kColours[k % 7] << "\"><title>" << series[k] << " " << groups[g] << ": " << formatNumber(v)
         << "</title></rect>\n";
     }
     const double cx = x0 + bar * static_cast<double>(series.size()) / 2;

@@ -27,8 +27,10 @@ double sumPerSm(const nlohmann::json& stats, const std::string& suffix) {
   return total;
 }
 
+}  // namespace
+
 // Counts (cycles, instructions, pJ) exactly; ratios to 6 significant digits.
-std::string num(double v) {
+std::string formatNumber(double v) {
   char b[32];
   if (v == std::floor(v) && std::fabs(v) < 1e15)
     std::snprintf(b, sizeof b, "%.0f", v);
@@ -36,8 +38,6 @@ std::string num(double v) {
     std::snprintf(b, sizeof b, "%.6g", v);
   return b;
 }
-
-}  // namespace
 
 std::string pointGroup(const SweepPoint& p) {
   std::string s = p.scenario;
@@ -126,7 +126,7 @@ void printSweepTable(std::ostream& out, const SweepTable& t) {
   for (const auto& [key, l] : logs)
     if (key.first != "baseline")
       out << "  geomean speedup of " << key.first << " (" << key.second << ", " << l.second
-          << (l.second == 1 ? " point" : " points") << "): " << num(std::exp(l.first / l.second)) << "\n";
+          << (l.second == 1 ? " point" : " points") << "): " << formatNumber(std::exp(l.first / l.second)) << "\n";
   bool header = false;
   for (const SweepRow& r : t.rows) {
     if (!r.hasLimit || r.point->mechanism != "baseline") continue;  // one per group
@@ -149,14 +149,19 @@ void writeSweepOutputs(const SweepSpec& spec, const SweepTable& t, const std::st
   for (const SweepRow& r : t.rows) {
     csv << r.point->scenario << "," << r.point->mechanism;
     for (const auto& kv : r.point->sets) csv << "," << kv.second;
-    csv << "," << (r.passed ? "passed" : "failed") << "," << num(r.cycles) << "," << num(r.issued) << ","
-        << num(r.skipped) << "," << num(r.interpWarp) << "," << num(r.energyPj) << "," << num(r.dynamicPj) << ","
-        << num(r.speedup) << "," << num(r.instructions) << "," << num(r.energy) << "," << r.dims;
-    if (r.hasLimit)  // fractions of the warp instructions; empty where the run did no limit study
-      csv << "," << num(r.gridRedundant) << "," << num(r.tbRedundant) << "," << num(r.warpRedundant) << ","
-          << num(r.tbByStructure[0]) << "," << num(r.tbByStructure[1]) << "," << num(r.tbByStructure[2]) << "\n";
-    else
+    csv << "," << (r.passed ? "passed" : "failed");
+    for (double v : {r.cycles, r.issued, r.skipped, r.interpWarp, r.energyPj, r.dynamicPj, r.speedup, r.instructions,
+                     r.energy})
+      csv << "," << formatNumber(v);
+    csv << "," << r.dims;
+    if (r.hasLimit) {  // fractions of the warp instructions; empty where the run did no limit study
+      for (double v : {r.gridRedundant, r.tbRedundant, r.warpRedundant, r.tbByStructure[0], r.tbByStructure[1],
+                       r.tbByStructure[2]})
+        csv << "," << formatNumber(v);
+      csv << "\n";
+    } else {
       csv << ",,,,,,\n";
+    }
   }
   writeFileAtomically(dir + "/results.csv", csv.str());
 

@@ -40,6 +40,8 @@ void printSweepTable(std::ostream& out, const SweepTable& t);
 // results.csv and the figures, in `dir` (each written atomically).
 void writeSweepOutputs(const SweepSpec& spec, const SweepTable& t, const std::string& dir);
 
+// Integral values (cycles, counts) exactly, others to 6 significant digits: for the CSV and charts.
+std::string formatNumber(double v);
 // "scenario key=value ...": the points that share a baseline.
 std::string pointGroup(const SweepPoint& p);
 // The figures (written atomically into `dir`): fig1_redundancy.svg and fig2_taxonomy.svg from

@@ -49,9 +49,7 @@ BackpropRun interpret(const workloads::Options& o) {
 
 void timed(config::Mechanism m) {
   const test::TimedRun t = test::runAgainstInterpreter(*workloads::makeBackprop({{"in", 1024}}), m);
-  ASSERT_EQ(t.error, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(t.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_GT(t.cycles, 0u);
   if (m == config::Mechanism::Darsie)
     EXPECT_GT(t.skipped, 0u);

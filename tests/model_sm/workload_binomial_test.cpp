@@ -55,9 +55,7 @@ BinomialRun interpret(const workloads::Options& o) {
 void timed(config::Mechanism m) {
   const test::TimedRun t =
       test::runAgainstInterpreter(*workloads::makeBinomial({{"options", 6}, {"steps", 128}}), m);
-  ASSERT_EQ(t.error, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(t.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_GT(t.cycles, 0u);
   if (m == config::Mechanism::Darsie)
     EXPECT_GT(t.skipped, 0u);

@@ -89,9 +89,7 @@ TEST(WorkloadConvSep, LimitStudyFindsFilterLoadsAndColumnClampsRedundant) {
 TEST(WorkloadConvSep, TimingModelBaselineEqualsInterpreter) {
   const auto t = test::runAgainstInterpreter(*workloads::makeConvSep({{"width", 64}, {"height", 64}}),
                                              config::Mechanism::Baseline);
-  ASSERT_EQ(t.error, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(t.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_EQ(t.skipped, 0u);
   EXPECT_GT(t.cycles, 0u);
   ::testing::Test::RecordProperty("cycles", std::to_string(t.cycles));
@@ -100,9 +98,7 @@ TEST(WorkloadConvSep, TimingModelBaselineEqualsInterpreter) {
 TEST(WorkloadConvSep, TimingModelDarsieEqualsInterpreterAndSkips) {
   const auto t = test::runAgainstInterpreter(*workloads::makeConvSep({{"width", 64}, {"height", 64}}),
                                              config::Mechanism::Darsie);
-  ASSERT_EQ(t.error, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(t.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_GT(t.skipped, 0u);
   // Only TB-redundant work can be skipped, and only by the 7 warps of each of the 16 blocks that
   // follow the leader.

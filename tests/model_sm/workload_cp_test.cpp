@@ -31,11 +31,9 @@ TimedRun runTimed(config::Mechanism m) {
 
 TEST(WorkloadCp, InterpreterMatchesReferenceWithExactCount) {
   auto w = workloads::makeCp(kSmall);
-  isa::Kernel k = workloads::loadKernel(*w);
   isa::GlobalMemory mem;
-  auto l = w->setup(mem);
   isa::LimitStudy study;
-  auto counts = isa::Interpreter(k, mem).run(l, &study);
+  auto counts = workloads::runOnInterpreter(*w, mem, &study);
   EXPECT_EQ(w->verify(mem), "");
   EXPECT_EQ(counts.warpInstructions, kSmallWarpInstrs);
   EXPECT_EQ(counts.barriers, 0u);
@@ -50,11 +48,9 @@ TEST(WorkloadCp, InterpreterMatchesReferenceWithExactCount) {
 
 TEST(WorkloadCp, DefaultSizeCount) {
   auto w = workloads::makeCp({});
-  isa::Kernel k = workloads::loadKernel(*w);
   isa::GlobalMemory mem;
-  auto l = w->setup(mem);
   isa::LimitStudy study;
-  auto counts = isa::Interpreter(k, mem).run(l, &study);
+  auto counts = workloads::runOnInterpreter(*w, mem, &study);
   EXPECT_EQ(w->verify(mem), "");
   EXPECT_EQ(counts.warpInstructions, 256u * (33 + 42 * 100 + 28));
   const auto& r = study.result();
@@ -65,16 +61,12 @@ TEST(WorkloadCp, DefaultSizeCount) {
 
 TEST(WorkloadCp, TimingModelBaselineEqualsInterpreter) {
   TimedRun t = runTimed(config::Mechanism::Baseline);
-  ASSERT_EQ(t.error, "");
-  EXPECT_EQ(t.verify, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
+  ASSERT_TRUE(test::matchesInterpreter(t));
 }
 
 TEST(WorkloadCp, TimingModelDarsieEqualsInterpreter) {
   TimedRun t = runTimed(config::Mechanism::Darsie);
-  ASSERT_EQ(t.error, "");
-  EXPECT_EQ(t.verify, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_GT(t.skipped, 0u);  // the uniform atom loads and loop control are marked redundant
 }
 

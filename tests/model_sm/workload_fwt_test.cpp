@@ -80,9 +80,7 @@ TEST(WorkloadFwt, LimitStudyFindsUniformTbRedundancy) {
 
 TEST(WorkloadFwt, TimingModelBaselineEqualsInterpreter) {
   const TimedRun t = runTimed({{"batches", timedBatches(16)}}, config::Mechanism::Baseline);
-  ASSERT_EQ(t.error, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(t.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_EQ(t.skipped, 0u);
   EXPECT_GT(t.cycles, 0u);
   ::testing::Test::RecordProperty("cycles", std::to_string(t.cycles));
@@ -90,9 +88,7 @@ TEST(WorkloadFwt, TimingModelBaselineEqualsInterpreter) {
 
 TEST(WorkloadFwt, TimingModelDarsieEqualsInterpreter) {
   const TimedRun t = runTimed({{"batches", timedBatches(16)}}, config::Mechanism::Darsie);
-  ASSERT_EQ(t.error, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(t.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_GT(t.skipped, 0u);
   ::testing::Test::RecordProperty("cycles", std::to_string(t.cycles));
   ::testing::Test::RecordProperty("skipped", std::to_string(t.skipped));
@@ -100,9 +96,7 @@ TEST(WorkloadFwt, TimingModelDarsieEqualsInterpreter) {
 
 TEST(WorkloadFwt, TimingModelOddLog2nEqualsInterpreter) {
   const TimedRun t = runTimed({{"batches", 6}, {"log2n", 9}}, config::Mechanism::Darsie);
-  ASSERT_EQ(t.error, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(t.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(t));
 }
 
 TEST(WorkloadFwt, CorruptedInputFailsVerification) {

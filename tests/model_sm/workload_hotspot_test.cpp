@@ -22,12 +22,10 @@ struct HotspotRun {
 
 HotspotRun interpret(const workloads::Options& o) {
   auto w = workloads::makeHotspot(o);
-  isa::Kernel k = workloads::loadKernel(*w);
   isa::GlobalMemory mem;
-  auto launch = w->setup(mem);
   isa::LimitStudy study;
   HotspotRun r;
-  r.counts = isa::Interpreter(k, mem).run(launch, &study);
+  r.counts = workloads::runOnInterpreter(*w, mem, &study);
   r.limit = study.result();
   r.verify = w->verify(mem);
   return r;
@@ -35,9 +33,7 @@ HotspotRun interpret(const workloads::Options& o) {
 
 void timed(config::Mechanism m) {
   const test::TimedRun r = test::runAgainstInterpreter(*workloads::makeHotspot({{"size", 64}}), m);
-  ASSERT_EQ(r.error, "");
-  EXPECT_TRUE(r.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(r.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(r));
   if (m == config::Mechanism::Darsie) {
     EXPECT_GT(r.skipped, 0u);
   }

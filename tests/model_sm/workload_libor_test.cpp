@@ -31,11 +31,9 @@ TimedRun runTimed(config::Mechanism m) {
 
 TEST(WorkloadLibor, InterpreterMatchesReferenceWithExactCount) {
   auto w = workloads::makeLibor(kSmall);
-  isa::Kernel k = workloads::loadKernel(*w);
   isa::GlobalMemory mem;
-  auto l = w->setup(mem);
   isa::LimitStudy study;
-  auto counts = isa::Interpreter(k, mem).run(l, &study);
+  auto counts = workloads::runOnInterpreter(*w, mem, &study);
   EXPECT_EQ(w->verify(mem), "");
   EXPECT_EQ(counts.warpInstructions, kSmallWarpInstrs);
   EXPECT_EQ(counts.divergentBranches, 0u);
@@ -50,16 +48,12 @@ TEST(WorkloadLibor, InterpreterMatchesReferenceWithExactCount) {
 
 TEST(WorkloadLibor, TimingModelBaselineEqualsInterpreter) {
   TimedRun t = runTimed(config::Mechanism::Baseline);
-  ASSERT_EQ(t.error, "");
-  EXPECT_EQ(t.verify, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
+  ASSERT_TRUE(test::matchesInterpreter(t));
 }
 
 TEST(WorkloadLibor, TimingModelDarsieEqualsInterpreter) {
   TimedRun t = runTimed(config::Mechanism::Darsie);
-  ASSERT_EQ(t.error, "");
-  EXPECT_EQ(t.verify, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_GT(t.skipped, 0u);  // the uniform lambda loads and the rate constants are redundant
 }
 

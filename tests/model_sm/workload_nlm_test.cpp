@@ -65,9 +65,7 @@ TEST(WorkloadNlm, LimitStudyFindsColumnClampsRedundant) {
 TEST(WorkloadNlm, TimingModelBaselineEqualsInterpreter) {
   const auto t = test::runAgainstInterpreter(*workloads::makeNlm({{"width", 16}, {"height", 16}}),
                                              config::Mechanism::Baseline);
-  ASSERT_EQ(t.error, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(t.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_EQ(t.skipped, 0u);
   EXPECT_GT(t.cycles, 0u);
   ::testing::Test::RecordProperty("cycles", std::to_string(t.cycles));
@@ -76,9 +74,7 @@ TEST(WorkloadNlm, TimingModelBaselineEqualsInterpreter) {
 TEST(WorkloadNlm, TimingModelDarsieEqualsInterpreterAndSkips) {
   const auto t = test::runAgainstInterpreter(*workloads::makeNlm({{"width", 16}, {"height", 16}}),
                                              config::Mechanism::Darsie);
-  ASSERT_EQ(t.error, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(t.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_GT(t.skipped, 0u);
   // Only TB-redundant work can be skipped, and only by the 7 warps that follow the leader.
   EXPECT_LE(t.skipped, kRedundantPerWarp * 7);

@@ -129,9 +129,7 @@ TEST(WorkloadPathfinder, LimitStudyFindsOnlyUniformTbRedundancy) {
 TEST(WorkloadPathfinder, TimingModelBaselineEqualsInterpreter) {
   const auto t = test::runAgainstInterpreter(*workloads::makePathfinder({{"cols", 2000}, {"rows", 30}}),
                                              config::Mechanism::Baseline);
-  ASSERT_EQ(t.error, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(t.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_EQ(t.skipped, 0u);
   EXPECT_GT(t.cycles, 0u);
   ::testing::Test::RecordProperty("cycles", std::to_string(t.cycles));
@@ -140,9 +138,7 @@ TEST(WorkloadPathfinder, TimingModelBaselineEqualsInterpreter) {
 TEST(WorkloadPathfinder, TimingModelDarsieEqualsInterpreter) {
   const auto t = test::runAgainstInterpreter(*workloads::makePathfinder({{"cols", 2000}, {"rows", 30}}),
                                              config::Mechanism::Darsie);
-  ASSERT_EQ(t.error, "");
-  EXPECT_TRUE(t.equal) << "memory differs from the interpreter";
-  EXPECT_EQ(t.verify, "");
+  ASSERT_TRUE(test::matchesInterpreter(t));
   EXPECT_GT(t.skipped, 0u);
   ::testing::Test::RecordProperty("cycles", std::to_string(t.cycles));
   ::testing::Test::RecordProperty("skipped", std::to_string(t.skipped));

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include <gtest/gtest.h>
+
 #include "model/sm/grid_runner.h"
 #include "workloads/workload.h"
 
@@ -39,6 +41,15 @@ inline TimedRun runAgainstInterpreter(const workloads::Workload& w, config::Mech
   out.verify = w.verify(timed);
   out.equal = golden == timed;
   return out;
+}
+
+// What every workload's timing test requires first: the run completed, its memory equals the
+// interpreter's, and the workload's own verify() passes on it.
+inline ::testing::AssertionResult matchesInterpreter(const TimedRun& t) {
+  if (!t.error.empty()) return ::testing::AssertionFailure() << "the timed run failed: " << t.error;
+  if (!t.equal) return ::testing::AssertionFailure() << "memory differs from the interpreter";
+  if (!t.verify.empty()) return ::testing::AssertionFailure() << "verify: " << t.verify;
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace simtlm::test
