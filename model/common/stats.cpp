@@ -36,7 +36,14 @@ void Registry::insert(Entry e) {
     throw StatsError("statistic name '" + e.name +
                      "' is not dot-separated lower-case segments of [a-z0-9_]");
   if (e.unit.empty()) throw StatsError("statistic '" + e.name + "' has no unit");
-  if (index_.count(e.name)) throw StatsError("statistic '" + e.name + "' is registered twice");
+  if (auto it = index_.find(e.name); it != index_.end()) {
+    if (!rebuilding_) throw StatsError("statistic '" + e.name + "' is registered twice");
+    Entry& old = entries_[it->second];
+    if (e.counter && old.counter) *e.counter = *old.counter;
+    e.ratio = e.ratio || old.ratio;
+    old = std::move(e);  // keeps its place in the registration order
+    return;
+  }
   index_.emplace(e.name, entries_.size());
   entries_.push_back(std::move(e));
 }
@@ -58,10 +65,12 @@ void Registry::addRatio(const std::string& name, const std::string& numerator,
   for (const auto* part : {&numerator, &denominator})
     if (!contains(*part))
       throw StatsError("ratio '" + name + "' refers to unknown statistic '" + *part + "'");
-  insert(Entry{name, unit, description, nullptr, [this, numerator, denominator] {
+  insert(Entry{name, unit, description, nullptr,
+               [this, numerator, denominator] {
                  double d = *value(denominator);
                  return d == 0 ? 0.0 : *value(numerator) / d;
-               }});
+               },
+               true});
 }
 
 std::optional<double> Registry::value(const std::string& name) const {
@@ -109,8 +118,9 @@ std::string Registry::table(bool withDescriptions) const {
   return out.str();
 }
 
-void Registry::freeze() {
+void Registry::keepValues(bool exceptRatios) {
   for (Entry& e : entries_) {
+    if (exceptRatios && e.ratio) continue;  // a ratio reads other entries by name: stays valid
     if (e.counter) {
       frozen_.push_back(*e.counter);
       e.counter = &frozen_.back();
@@ -119,6 +129,13 @@ void Registry::freeze() {
       e.derived = [v] { return v; };
     }
   }
+}
+
+void Registry::freeze() { keepValues(false); }
+
+void Registry::beginRebuild() {
+  rebuilding_ = true;
+  keepValues(true);
 }
 
 }  // namespace simtlm::stats

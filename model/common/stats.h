@@ -44,6 +44,7 @@ class Registry {
     std::string name, unit, description;
     uint64_t* counter = nullptr;      // a counter, or
     std::function<double()> derived;  // a value computed when read
+    bool ratio = false;               // derived from other entries by name (addRatio)
   };
 
   // The counter must stay alive while the registry is read. Throws StatsError.
@@ -70,6 +71,13 @@ class Registry {
   // Copies every current value into storage the registry owns and reads from there from now on:
   // call it before the units that own the counters are destroyed, to keep their final values.
   void freeze();
+  // Units rebuilt in place (the GPU's release of its SMs after a fault, its soft reset):
+  // beginRebuild() keeps every value where the registry owns it, as freeze() does, before the
+  // old units go; until endRebuild(), adding a name that exists takes its entry over, the new
+  // counter starting from the old value (a statistic counts on across the rebuild) and a derived
+  // value taking the new function. Names not added again keep their last value.
+  void beginRebuild();
+  void endRebuild() { rebuilding_ = false; }
 
   // {"name": number, ...}: counters as integers, derived values as reals (null if not finite).
   nlohmann::json toJson() const;
@@ -78,9 +86,11 @@ class Registry {
 
  private:
   void insert(Entry e);
+  void keepValues(bool exceptRatios);  // freeze(), beginRebuild()
   std::vector<Entry> entries_;
   std::deque<uint64_t> frozen_;  // counters after freeze() (deque: stable addresses)
   std::unordered_map<std::string, size_t> index_;
+  bool rebuilding_ = false;
 };
 
 // Registers under a common prefix, so a unit need not know where it sits in the hierarchy:

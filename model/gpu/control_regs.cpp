@@ -40,7 +40,8 @@ tlm::tlm_response_status ControlRegs::access(tlm::tlm_generic_payload& p, bool d
   } else if (p.is_write()) {
     uint32_t v;
     std::memcpy(&v, p.get_data_ptr(), 4);
-    if (debug && off == static_cast<uint32_t>(Reg::Launch)) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+    if (debug && (off == static_cast<uint32_t>(Reg::Launch) || off == static_cast<uint32_t>(Reg::Reset)))
+      return tlm::TLM_COMMAND_ERROR_RESPONSE;  // launching and resetting are timed actions
     write(off, v);
   } else {
     return tlm::TLM_COMMAND_ERROR_RESPONSE;
@@ -68,7 +69,7 @@ uint32_t ControlRegs::read(uint32_t off) const {
     case Reg::CycleLo: return static_cast<uint32_t>(cycles_);
     case Reg::CycleHi: return static_cast<uint32_t>(cycles_ >> 32);
     case Reg::IrqEnable: return irqEnable_;
-    default: return 0;  // Launch reads as 0
+    default: return 0;  // Launch and Reset read as 0
   }
 }
 
@@ -112,6 +113,14 @@ void ControlRegs::write(uint32_t off, uint32_t v) {
       status_ |= kBusy;
       updateIrq();
       if (onLaunch) onLaunch(regs_);
+      break;
+    case Reg::Reset:
+      if (!(v & 1u)) break;
+      if (onReset) onReset();
+      regs_ = LaunchRegs{};
+      status_ = error_ = irqEnable_ = 0;
+      cycles_ = 0;
+      updateIrq();
       break;
     default: break;  // read-only registers ignore writes
   }

@@ -30,8 +30,9 @@ enum class Reg : uint32_t {
   ErrorCode = 0x3C,     // RO  0 none; see ErrorCode
   CycleLo = 0x40, CycleHi = 0x44,  // RO  cycles of the last (or running) kernel
   IrqEnable = 0x48,     // RW  bit 0: raise `irq` on completion
+  Reset = 0x4C,         // WO  write 1: soft reset (abort any kernel, power-on state)
 };
-inline constexpr uint32_t kRegSpace = 0x4C;
+inline constexpr uint32_t kRegSpace = 0x50;
 inline constexpr uint32_t kIdValue = 0x53494D54u;
 
 enum class ErrorCode : uint32_t {
@@ -60,6 +61,9 @@ class ControlRegs : public sc_core::sc_module {
 
   // Called when the host writes Launch with valid registers; the GPU starts the kernel.
   std::function<void(const LaunchRegs&)> onLaunch;
+  // Called when the host writes 1 to Reset, before the registers take their power-on values:
+  // the GPU aborts whatever runs and returns its units to their power-on state.
+  std::function<void()> onReset;
   // The GPU reports completion (with an error code, None on success) and the cycle count.
   void complete(ErrorCode error, uint64_t cycles);
   // The GPU updates the running cycle count (read through CycleLo/Hi while busy).

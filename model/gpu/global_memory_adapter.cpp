@@ -24,7 +24,7 @@ GlobalMemoryAdapter::GlobalMemoryAdapter(mem::Downstream& down, const config::Gp
 
 void GlobalMemoryAdapter::startKernel() {
   now_ = 0;
-  // Idle unless the last kernel faulted with accesses in flight (its SMs then stay faulted).
+  // Idle: a kernel that faulted had its adapters rebuilt (Gpu::release).
   if (l1_ && l1_->idle()) l1_->reset();
 }
 

@@ -16,19 +16,12 @@ Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& sta
                                             ? mem::MemPort::Mode::LooselyTimed
                                             : mem::MemPort::Mode::ApproximatelyTimed,
                                         0}),
-      cfg_(cfg), stats_(stats), period_(1.0e6 / cfg.gpu.core_clock_mhz, SC_PS), downstream_(port) {
+      cfg_(cfg), stats_(stats), period_(1.0e6 / cfg.gpu.core_clock_mhz, SC_PS), downstream_(port),
+      gate_(downstream_) {
   regs.irq(irq);
   regs.onLaunch = [this](const model::LaunchRegs& r) { launch(r); };
-  std::vector<sm::GlobalMemoryPort*> ports;
-  for (int i = 0; i < cfg.gpu.num_sms; ++i) {
-    adapters_.push_back(std::make_unique<GlobalMemoryAdapter>(  // coalescer and L1 of SM i
-        downstream_, cfg, 64, stats, "sm" + std::to_string(i)));
-    ports.push_back(adapters_.back().get());
-  }
-  // Instruction fetch: one I-cache per SM (built by the engine), filled through the same
-  // memory initiator as the global path.
-  const std::vector<mem::Downstream*> code(ports.size(), &downstream_);
-  engine_ = std::make_unique<sm::GridEngine>(cfg, ports, code, stats);
+  regs.onReset = [this] { softReset(); };
+  build();
   SC_METHOD(clockTick);
   sensitive << start_;
   dont_initialize();
@@ -36,9 +29,40 @@ Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& sta
 
 Gpu::~Gpu() = default;
 
+void Gpu::build() {
+  std::vector<sm::GlobalMemoryPort*> ports;
+  for (int i = 0; i < cfg_.gpu.num_sms; ++i) {
+    adapters_.push_back(std::make_unique<GlobalMemoryAdapter>(  // coalescer and L1 of SM i
+        gate_, cfg_, 64, stats_, "sm" + std::to_string(i)));
+    ports.push_back(adapters_.back().get());
+  }
+  // Instruction fetch: one I-cache per SM (built by the engine), filled through the same
+  // memory initiator as the global path.
+  const std::vector<mem::Downstream*> code(ports.size(), &gate_);
+  engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_);
+}
+
+void Gpu::release() {
+  port.drop_queued();
+  gate_.dropAnswers();
+  stats_.beginRebuild();
+  engine_.reset();  // the SMs use the adapters: they go first
+  adapters_.clear();
+  build();
+  stats_.endRebuild();
+}
+
+void Gpu::softReset() {
+  release();
+  running_ = false;  // a clock tick still due finds nothing to run
+  lastError_.clear();
+  lastCycles_ = 0;
+}
+
 void Gpu::launch(const model::LaunchRegs& r) {
   // Launch-time work of the driver: read the code and parameters, decode, find reconvergence.
   kernel_ = isa::Kernel{};
+  lastCycles_ = 0;
   char name[32];
   std::snprintf(name, sizeof name, "0x%08x", r.entry);
   kernel_.name = name;  // the GPU sees code, not names: the kernel is named by its address
@@ -88,7 +112,8 @@ void Gpu::launch(const model::LaunchRegs& r) {
 void Gpu::clockTick() {
   if (!running_) return;
   const sm::GridEngine::State st = engine_->tick();
-  regs.setCycles(engine_->cycles());
+  lastCycles_ = engine_->cycles();
+  regs.setCycles(lastCycles_);
   if (st == sm::GridEngine::State::Done) return finish(model::ErrorCode::None, "");
   if (st == sm::GridEngine::State::Faulted) return finish(model::ErrorCode::KernelFault, engine_->error());
   next_trigger(period_);
@@ -97,7 +122,8 @@ void Gpu::clockTick() {
 void Gpu::finish(model::ErrorCode code, const std::string& error) {
   running_ = false;
   lastError_ = error;
-  regs.complete(code, engine_->cycles());
+  if (code == model::ErrorCode::KernelFault) release();  // the next launch finds the GPU free
+  regs.complete(code, lastCycles_);
 }
 
 }  // namespace simtlm::gpu

@@ -7,6 +7,11 @@
 // On LAUNCH the GPU reads the kernel's instruction words and parameter words from memory
 // (debug transport, as a launch-time driver/JIT step would), then runs the grid on its SMs,
 // clocked at gpu.core_clock_mhz, and reports completion in the status register.
+// A kernel that faults is released at once: its SMs, I-caches, coalescers and L1s are rebuilt
+// in their power-on state (statistics count on), the requests it still had queued are
+// dropped and the answers to those already sent are ignored, so the next launch finds the
+// whole GPU free. The soft-reset register does the same, and also aborts a running kernel and
+// returns the control registers to their power-on values.
 #pragma once
 
 #include <memory>
@@ -18,6 +23,7 @@
 #include "model/common/stats.h"
 #include "model/gpu/control_regs.h"
 #include "model/gpu/global_memory_adapter.h"
+#include "model/gpu/memory_gate.h"
 #include "model/mem/mem_port.h"
 #include "model/sm/grid_engine.h"
 
@@ -35,9 +41,12 @@ class Gpu : public sc_core::sc_module {
 
   // The last kernel's error (empty on success) and cycle count.
   const std::string& lastError() const { return lastError_; }
-  uint64_t lastCycles() const { return engine_->cycles(); }
+  uint64_t lastCycles() const { return lastCycles_; }
 
  private:
+  void build();    // the SM-side units in their power-on state
+  void release();  // drops the last kernel's memory traffic and rebuilds the SM-side units
+  void softReset();
   void launch(const model::LaunchRegs& r);
   void clockTick();
   void finish(model::ErrorCode code, const std::string& error);
@@ -46,12 +55,14 @@ class Gpu : public sc_core::sc_module {
   stats::Registry& stats_;
   sc_core::sc_time period_;
   mem::MemPortDownstream downstream_;
+  MemoryGate gate_;  // the SM-side units reach downstream_ through it
   std::vector<std::unique_ptr<GlobalMemoryAdapter>> adapters_;
   std::unique_ptr<sm::GridEngine> engine_;
   isa::Kernel kernel_;
   sm::KernelImage image_;
   bool running_ = false;
   std::string lastError_;
+  uint64_t lastCycles_ = 0;
   sc_core::sc_event start_;
 };
 

@@ -66,6 +66,11 @@ std::uint64_t MemPort::enqueue(tlm::tlm_generic_payload* gp, std::uint64_t addre
   return id;
 }
 
+void MemPort::drop_queued() {
+  for (auto& q : queue_) q.first->release();
+  queue_.clear();
+}
+
 void MemPort::send_method() {
   if (request_open_ || queue_.empty()) return;
   if (config_.max_outstanding && inflight_.size() >= config_.max_outstanding) return;

@@ -87,6 +87,10 @@ class MemPort : public sc_core::sc_module {
   unsigned debug_read(std::uint64_t address, unsigned char* data, unsigned size);
   unsigned debug_write(std::uint64_t address, const unsigned char* data, unsigned size);
 
+  // Forgets the requests not sent yet (their callbacks are never called): a GPU that releases a
+  // faulted kernel drops what the kernel still had queued. Transactions already sent complete.
+  void drop_queued();
+
   std::size_t queued() const { return queue_.size(); }
   std::size_t in_flight() const { return inflight_.size(); }
   bool idle() const { return queue_.empty() && inflight_.empty(); }

@@ -112,3 +112,35 @@ TEST(Stats, FreezeKeepsFinalValuesAfterTheOwnersAreGone) {
   EXPECT_EQ(r.value("x.ratio"), 4.5);
   EXPECT_EQ(r.toJson()["x.b"], 2);
 }
+
+TEST(Stats, RebuiltUnitsCountOnFromTheOldValues) {
+  Registry r;
+  auto a = std::make_unique<uint64_t>(7);
+  auto b = std::make_unique<uint64_t>(2);
+  auto d = std::make_unique<double>(1.5);
+  r.add("x.a", *a, "events", "a");
+  r.add("x.b", *b, "events", "b");
+  r.addDerived("x.d", [p = d.get()] { return *p; }, "events", "d");
+  r.addRatio("x.ratio", "x.a", "x.b", "events/event", "a per b");
+  r.beginRebuild();
+  a.reset();  // the old units go: the registry reads what it kept
+  d.reset();
+  EXPECT_EQ(r.value("x.a"), 7.0);
+  EXPECT_EQ(r.value("x.d"), 1.5);
+  EXPECT_EQ(r.value("x.ratio"), 3.5);
+  auto a2 = std::make_unique<uint64_t>(0);
+  auto d2 = std::make_unique<double>(4.0);
+  r.add("x.a", *a2, "events", "a");  // taken over: starts from the old value
+  r.addDerived("x.d", [p = d2.get()] { return *p; }, "events", "d");
+  r.endRebuild();
+  EXPECT_EQ(*a2, 7u);
+  *a2 += 3;
+  EXPECT_EQ(r.value("x.a"), 10.0);
+  EXPECT_EQ(r.value("x.d"), 4.0);
+  EXPECT_EQ(r.value("x.ratio"), 5.0);
+  EXPECT_EQ(r.value("x.b"), 2.0);  // not added again: its last value
+  ASSERT_EQ(r.entries().size(), 4u);
+  EXPECT_EQ(r.entries()[0].name, "x.a");  // the registration order is kept
+  uint64_t again = 0;
+  EXPECT_THROW(r.add("x.a", again, "events", "a"), StatsError);  // outside a rebuild
+}

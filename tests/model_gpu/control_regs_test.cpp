@@ -125,3 +125,53 @@ TEST(ControlRegs, IllegalAccessesGetErrorResponses) {
   };
   sc_start();
 }
+
+TEST(ControlRegs, ResetReturnsEveryRegisterToItsPowerOnValue) {
+  Top top("top");
+  int resets = 0;
+  top.regs.onReset = [&] { ++resets; };
+  top.regs.onLaunch = [](const LaunchRegs&) {};
+  bool irqBefore = false, irqAfter = true;
+  top.host.script = [&](Host& h) {
+    h.program();
+    h.write(Reg::IrqEnable, 1);
+    h.write(Reg::Launch, 1);
+    top.regs.complete(ErrorCode::KernelFault, 1234);
+    wait(1, SC_NS);
+    irqBefore = top.irq.read();
+    uint32_t v = 1;
+    EXPECT_EQ(h.access(tlm::TLM_READ_COMMAND, static_cast<uint32_t>(Reg::Reset), v), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(v, 0u);  // write-only: reads as 0
+    h.write(Reg::Reset, 0);  // bit 0 clear: nothing happens
+    EXPECT_EQ(resets, 0);
+    EXPECT_EQ(h.read(Reg::GridX), 4u);
+    h.write(Reg::Reset, 1);
+    wait(1, SC_NS);
+    irqAfter = top.irq.read();
+    for (Reg r : {Reg::Entry, Reg::ParamAddr, Reg::ParamWords, Reg::SharedBytes, Reg::NumInstrs,
+                  Reg::Status, Reg::ErrorCode, Reg::CycleLo, Reg::CycleHi, Reg::IrqEnable})
+      EXPECT_EQ(h.read(r), 0u) << "register at " << static_cast<uint32_t>(r);
+    for (Reg r : {Reg::GridX, Reg::GridY, Reg::GridZ, Reg::BlockX, Reg::BlockY, Reg::BlockZ, Reg::RegsPerThread})
+      EXPECT_EQ(h.read(r), 1u) << "register at " << static_cast<uint32_t>(r);
+  };
+  sc_start();
+  EXPECT_EQ(resets, 1);
+  EXPECT_TRUE(irqBefore);
+  EXPECT_FALSE(irqAfter);
+}
+
+TEST(ControlRegs, ResetIsNotADebugAccess) {
+  Top top("top");
+  int resets = 0;
+  top.regs.onReset = [&] { ++resets; };
+  tlm::tlm_generic_payload p;
+  uint32_t one = 1;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_address(static_cast<uint32_t>(Reg::Reset));
+  p.set_data_ptr(reinterpret_cast<unsigned char*>(&one));
+  p.set_data_length(4);
+  p.set_streaming_width(4);
+  top.host.script = [&](Host& h) { EXPECT_EQ(h.socket->transport_dbg(p), 0u); };
+  sc_start();
+  EXPECT_EQ(resets, 0);
+}

@@ -1,0 +1,30 @@
+// The GPU's side of its memory initiator as the SM-side units see it (I-caches, L1s, the global
+// path): it forwards every request and hands each answer back, unless the GPU has released
+// the kernel that made the request since (a fault, a soft reset). The TLM transactions already
+// sent cannot be called back; their answers arrive later and are dropped here, so that no
+// rebuilt unit ever sees an answer to a request it did not make.
+#pragma once
+
+#include <cstdint>
+
+#include "model/mem/downstream.h"
+
+namespace simtlm::gpu {
+
+class MemoryGate : public mem::Downstream {
+ public:
+  explicit MemoryGate(mem::Downstream& down) : down_(down) {}
+  void read(std::uint64_t address, unsigned size, Done done) override;
+  void write(std::uint64_t address, const unsigned char* data, const unsigned char* byte_enable,
+             unsigned size, Done done) override;
+  void atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) override;
+  // Answers to the requests made so far are dropped from now on.
+  void dropAnswers() { generation_++; }
+
+ private:
+  Done gated(Done done);
+  mem::Downstream& down_;
+  std::uint64_t generation_ = 0;
+};
+
+}  // namespace simtlm::gpu
