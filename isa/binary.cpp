@@ -1,8 +1,13 @@
 #include "isa/binary.h"
 
+#include <cstdio>
 #include <cstring>
+#include <set>
 
+#include "isa/asm_lexer.h"
+#include "isa/assembler.h"
 #include "isa/diagnostics.h"
+#include "isa/disassembler.h"
 
 namespace simtlm::isa {
 namespace {
@@ -36,8 +41,9 @@ class Reader {
   void need(size_t n, const char* what) {
     if (b_.size() - pos_ < n) fail(std::string("truncated binary while reading ") + what);
   }
-  [[noreturn]] void fail(const std::string& m) {
-    throw InputError(f_, 0, 0, m + " (at byte " + std::to_string(pos_) + ")");
+  [[noreturn]] void fail(const std::string& m) { failAt(pos_, m); }
+  [[noreturn]] void failAt(size_t at, const std::string& m) {
+    throw InputError(f_, 0, 0, m + " (at byte " + std::to_string(at) + ")");
   }
   size_t pos_ = 0;
 
@@ -45,6 +51,29 @@ class Reader {
   const std::string& b_;
   const std::string& f_;
 };
+
+std::string hexPc(uint32_t pc) {
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%x", pc);
+  return hex;
+}
+
+// "" when `w` (decoded as `in`) is a word the assembler writes, else why not. The instruction
+// alone is assembled in a kernel that allows every register; a branch keeps its target out of
+// it (the target is checked against the code by checkKernel).
+std::string nonCanonical(uint64_t w, const Instr& in) {
+  Instr probe = in;
+  if (probe.op == Op::BRA) probe.imm = 0;
+  const std::string text = disassemble(probe, nullptr);
+  Kernel one;
+  try {
+    one = assemble(".kernel w\n.regs " + std::to_string(kMaxRegs) + "\nL_0000:\n" + text + "\n", "word");
+  } catch (const InputError& e) {
+    return e.message();
+  }
+  if (encode(in) == w && one.code[0] == encode(probe)) return "";
+  return "it reads as '" + text + "', which assembles to another word";
+}
 
 }  // namespace
 
@@ -62,37 +91,72 @@ std::string serializeKernel(const Kernel& k) {
   return s;
 }
 
+// Names and metadata are held to what the assembler accepts, so that a loaded binary never
+// echoes raw bytes and always disassembles to text that assembles (found by fuzz/fuzz_binary).
 Kernel deserializeKernel(const std::string& bytes, const std::string& fileName) {
+  const std::string kName = " is not a name ([A-Za-z_][A-Za-z0-9_]*)";
   Reader r(bytes, fileName);
   r.need(8, "the magic number");
   if (std::memcmp(bytes.data(), kMagic, 8) != 0) r.fail("not a simtlm kernel binary (bad magic)");
   r.pos_ = 8;
   Kernel k;
   k.name = r.str("the kernel name");
+  if (!detail::validName(k.name)) r.failAt(8, "the kernel name" + kName);
   k.sourceFile = fileName;
+  size_t at = r.pos_;
   k.numRegs = static_cast<int>(r.u32("the register count"));
-  if (k.numRegs < 1 || k.numRegs > kMaxRegs) r.fail("register count out of range [1, 64]");
+  if (k.numRegs < 1 || k.numRegs > kMaxRegs) r.failAt(at, "register count out of range [1, 64]");
+  at = r.pos_;
   k.sharedBytes = r.u32("the shared memory size");
+  if (k.sharedBytes % 4 || k.sharedBytes > (1u << 20))
+    r.failAt(at, "shared memory size " + std::to_string(k.sharedBytes) + " is not a multiple of 4 in [0, 1048576]");
   uint32_t np = r.u32("the parameter count");
   if (np > 4096) r.fail("parameter count out of range [0, 4096]");
-  for (uint32_t i = 0; i < np; ++i) k.params.push_back({r.str("a parameter name"), i * 4});
+  std::set<std::string> params;
+  for (uint32_t i = 0; i < np; ++i) {
+    at = r.pos_;
+    std::string name = r.str("a parameter name");
+    const std::string what = "parameter " + std::to_string(i + 1);
+    if (!detail::validName(name)) r.failAt(at, what + kName);
+    if (detail::reservedName(name)) r.failAt(at, what + ": '" + name + "' is reserved");
+    if (!params.insert(name).second) r.failAt(at, what + ": '" + name + "' is already defined");
+    k.params.push_back({name, i * 4});
+  }
   uint32_t nl = r.u32("the label count");
   if (nl > (1u << 20)) r.fail("label count out of range");
+  std::set<std::string> labels;
+  std::vector<std::pair<uint32_t, size_t>> labelAt;  // PC and byte of each label, checked below
   for (uint32_t i = 0; i < nl; ++i) {
+    at = r.pos_;
     uint32_t pc = r.u32("a label PC");
-    k.labels[pc] = r.str("a label name");
+    std::string name = r.str("a label name");
+    const std::string what = "label " + std::to_string(i + 1);
+    if (!detail::validName(name)) r.failAt(at, what + kName);
+    if (!labels.insert(name).second) r.failAt(at, what + ": '" + name + "' is already defined");
+    if (k.labels.count(pc)) r.failAt(at, what + ": a second label at PC " + hexPc(pc));
+    k.labels[pc] = name;
+    labelAt.push_back({pc, at});
   }
   uint32_t n = r.u32("the instruction count");
   r.need(static_cast<size_t>(n) * 8, "the code");
   for (uint32_t i = 0; i < n; ++i) {
+    at = r.pos_;
     uint64_t w = r.u64("an instruction");
     Instr in;
     if (!decode(w, in)) r.fail("invalid instruction word at PC " + std::to_string(i * 8));
+    std::string why = nonCanonical(w, in);
+    if (!why.empty())
+      r.failAt(at, "the instruction at PC " + hexPc(Kernel::pcOf(i)) + " is not one the assembler writes: " + why);
     k.code.push_back(w);
     k.instrs.push_back(in);
     k.sourceLines.push_back(0);
   }
   if (r.pos_ != bytes.size()) r.fail("trailing bytes after the code");
+  for (size_t i = 0; i < labelAt.size(); ++i) {
+    const uint32_t pc = labelAt[i].first;
+    if (pc % 8 || Kernel::indexOf(pc) >= k.size())
+      r.failAt(labelAt[i].second, "label " + std::to_string(i + 1) + " is at PC " + hexPc(pc) + ", not an instruction of the kernel");
+  }
   return k;
 }
 

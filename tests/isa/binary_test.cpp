@@ -81,3 +81,73 @@ TEST(Binary, BranchOutsideTheKernelIsRejected) {
   GlobalMemory mem;
   EXPECT_THROW(Interpreter(k, mem), ExecError);
 }
+
+namespace {
+
+// The error deserializing `k`'s binary gives, or "" when it loads.
+std::string binaryError(const Kernel& k) {
+  try {
+    deserializeKernel(serializeKernel(k), "k.bin");
+    return "";
+  } catch (const InputError& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+// Found by fuzz/fuzz_binary: names and metadata the assembler never writes were accepted, echoed
+// raw into messages and listings, and disassembled to text that does not assemble.
+TEST(Binary, MetadataTheAssemblerNeverWritesIsRejected) {
+  // Layout of kSource's binary: name at byte 8, registers 16, shared size 20, parameters 24
+  // (IN at 28, OUT at 34), labels 41 (the first at 45).
+  const Kernel good = assemble(kSource, "copy.s");
+  ASSERT_EQ(binaryError(good), "");
+  Kernel k = good;
+  k.name = "co\npy\x1b";
+  EXPECT_EQ(binaryError(k), "k.bin: error: the kernel name is not a name ([A-Za-z_][A-Za-z0-9_]*) (at byte 8)");
+  k = good;
+  k.params[1].name = "r1";
+  EXPECT_EQ(binaryError(k), "k.bin: error: parameter 2: 'r1' is reserved (at byte 34)");
+  k = good;
+  k.params[1].name = "IN";
+  EXPECT_EQ(binaryError(k), "k.bin: error: parameter 2: 'IN' is already defined (at byte 34)");
+  k = good;
+  k.labels[64] = "radix2_\xff";
+  EXPECT_EQ(binaryError(k), "k.bin: error: label 1 is not a name ([A-Za-z_][A-Za-z0-9_]*) (at byte 45)");
+  k = good;
+  k.labels[8] = "done";
+  EXPECT_EQ(binaryError(k), "k.bin: error: label 2: 'done' is already defined (at byte 57)");
+  k = good;
+  k.labels[12] = "odd";
+  EXPECT_EQ(binaryError(k), "k.bin: error: label 1 is at PC 0xc, not an instruction of the kernel (at byte 45)");
+  k = good;
+  k.labels[72] = "end";  // past the last instruction (PC 0x40)
+  EXPECT_EQ(binaryError(k), "k.bin: error: label 2 is at PC 0x48, not an instruction of the kernel (at byte 57)");
+  k = good;
+  k.sharedBytes = 3;
+  EXPECT_EQ(binaryError(k), "k.bin: error: shared memory size 3 is not a multiple of 4 in [0, 1048576] (at byte 20)");
+}
+
+// Found by fuzz/fuzz_binary: words the assembler never writes (a rule it enforces bypassed, or
+// bits in fields the format does not use) loaded, and `simtlm disasm` then printed text that
+// does not assemble, or that assembles to another word.
+TEST(Binary, InstructionWordsTheAssemblerNeverWritesAreRejected) {
+  const Kernel good = assemble(kSource, "copy.s");  // code at byte 61, one word per 8 bytes
+  Kernel k = good;
+  k.instrs[0].guardNeg = true;  // @!pt
+  k.reencode();
+  EXPECT_EQ(binaryError(k),
+            "k.bin: error: the instruction at PC 0x0 is not one the assembler writes: '@!pt' would never "
+            "execute (at byte 61)");
+  k = good;
+  k.instrs[7].d = 5;  // st.global has no destination register
+  k.reencode();
+  EXPECT_EQ(binaryError(k),
+            "k.bin: error: the instruction at PC 0x38 is not one the assembler writes: it reads as "
+            "'st.global.b32 [r3], r2', which assembles to another word (at byte 117)");
+  k = good;
+  k.instrs[1].guard = 3;  // @p3 shl.b32 r0, r0, 2: a guard is fine
+  k.reencode();
+  EXPECT_EQ(binaryError(k), "");
+}
