@@ -451,13 +451,14 @@ void SmCore::fetch(uint64_t cycle) {
   fetchVersion_ = stateVersion();
 }
 
-void SmCore::setFault(int slot, const std::string& what) {
+void SmCore::setFault(int slot, const std::string& what, int64_t pc) {
   if (!fault_.empty()) return;
   const Warp& w = warps_[slot];
+  if (pc < 0) pc = dispatchPc_;
   std::ostringstream s;
   s << "SM " << id_ << ", block " << (w.block >= 0 ? blocks_[w.block].linear : 0) << ", warp "
     << w.indexInBlock << ", PC "
-    << hex(dispatchPc_ >= 0 ? static_cast<uint32_t>(dispatchPc_) : w.ctx && !w.ctx->done() ? w.ctx->pc() : 0)
+    << hex(pc >= 0 ? static_cast<uint32_t>(pc) : w.ctx && !w.ctx->done() ? w.ctx->pc() : 0)
     << ": " << what;
   fault_ = s.str();
 }

@@ -141,7 +141,8 @@ class SmCore {
   void releaseBarrier(Block& b);
   void deadlock(const Block& b);
   void retireBlock(Block& b);
-  void setFault(int slot, const std::string& what);
+  // The SM's first fault, at `pc` (-1: the instruction dispatching now, else the warp's PC).
+  void setFault(int slot, const std::string& what, int64_t pc = -1);
 
   // DARSIE (sm_darsie.cpp, sm_darsie_registers.cpp; docs/darsie.md). Called only when darsie_ is set.
   void darsieStart();

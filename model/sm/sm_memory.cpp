@@ -141,9 +141,11 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   if (writesReg) scoreboard_.reserve(slot, in);
   w.pendingMem++;
   globalAccesses_++;
-  mem_.issue(a, [this, slot, in, exec, writesReg](const uint32_t* result, const std::string& error) {
+  // An error answers later, when another instruction may be dispatching: name this one's PC.
+  const int64_t pc = dispatchPc_;
+  mem_.issue(a, [this, slot, in, exec, writesReg, pc](const uint32_t* result, const std::string& error) {
     Warp& w2 = warps_[slot];
-    if (!error.empty()) return setFault(slot, error);
+    if (!error.empty()) return setFault(slot, error, pc);
     if (writesReg) {
       w2.ctx->writeLanes(in.d, result, exec);
       resultReady(slot, in, ops_.dest(slot, in));  // a register-file write through the collectors' port
