@@ -205,41 +205,38 @@ void Gen::controlAtJoin(const Ctx& c, int& budget) {
   budget -= 4;
 }
 
-// Issue 14 class 4: a loop of tens of iterations with two guarded branches each. Even warps
-// are slowed without any branch (which would take them off DARSIE's majority path), by guarded
-// loads only they perform (see below). Every warp
-// takes the same direction for the first K iterations, then the direction depends on bit 1 of
-// the warp index, which splits slow and fast warps alike. r8 holds a value the two directions
-// change differently.
+// Issue 14 class 4: a loop of 80..120 iterations with two guarded branches each. Even warps
+// are slowed without a branch (a branch would take them off DARSIE's majority path): only they
+// perform a guarded, uncoalesced load (a stride of 129 words; on the full platform every lane
+// misses its own line). Every warp takes the same direction for the first K iterations, so the
+// slow ones stay on the majority path; then the direction depends on bit 1 of the warp index,
+// which splits slow and fast warps alike. r8 holds a value the two directions change differently.
 void Gen::longBranchHistory(const Ctx& c) {
   built_[static_cast<int>(Feature::LongBranchHistory)] = true;
   mark(Feature::LongBranchHistory);
-  const std::string cnt = r(kCounter + c.loopDepth), u = r(kTrip + c.loopDepth);
+  const std::string cnt = r(kCounter), u = r(kTrip), lane = r(kTrip + 1);
   const std::string h = newLabel("LH_LOOP"), alt = newLabel("LH_ALT"), j = newLabel("LH_JOIN");
-  const int agree = rng.range(25, 45), total = agree + rng.range(10, 30);
-  const uint32_t slow = 4 * (3 * sharedWords_ + kScWords);
+  const int agree = rng.range(40, 60), total = agree + rng.range(40, 60);
   if (c.converged && !exited_) barrier();  // every warp rejoins DARSIE's majority path here
-  ins("mov.b32 " + cnt + ", 0");
-  ins("mov.b32 " + u + ", " + std::to_string(rng.range(0, 100)));
+  // Counter, value and lane start from tid & 0: equal in every warp, but vector to the analysis,
+  // so DARSIE skips nothing in the loop. (Skipped instructions hold rename registers until every
+  // warp has passed them, and a pool running out makes fast warps wait for slow ones.)
+  ins("and.b32 " + cnt + ", r0, 0");
+  ins("add.u32 " + u + ", " + cnt + ", " + std::to_string(rng.range(0, 100)));
+  ins("add.u32 " + lane + ", " + cnt + ", r5");
   label(h);
   const std::string w = work();
-  // Guarded loads slow the even warps without a branch: four shared loads whose lanes all hit
-  // one bank (a stride of 32 words), and an uncoalesced global load.
   ins("and.b32 r10, r4, 1");
   ins("setp.eq.b32 p5, r10, 0");
-  ins("shl.b32 r11, r5, 7");  // lane * 32 words
-  ins("and.b32 r11, r11, " + std::to_string(4 * kSlowWords - 1));
-  for (int i = 0; i < 4; ++i) {
-    ins("@p5 ld.shared.b32 r10, [r11+" + std::to_string(slow + 4 * static_cast<uint32_t>(i)) + "]");
-    ins("@p5 add.u32 " + w + ", " + w + ", r10");
-  }
-  ins("mul.lo.u32 r10, r5, 129");
+  ins("mul.lo.u32 r10, " + lane + ", 129");
   ins("add.u32 r10, r10, " + cnt);
   ins("and.b32 r10, r10, " + std::to_string(kInWords - 1));
   ins("shl.b32 r10, r10, 2");
   ins("add.u32 r10, r10, r3");
-  ins("@p5 ld.global.b32 r10, [r10]");
-  ins("@p5 add.u32 " + w + ", " + w + ", r10");
+  ins("@p5 ld.global.b32 r11, [r10]");
+  ins("@p5 add.u32 " + w + ", " + w + ", r11");
+  ins("@p5 ld.global.b32 r11, [r10+4]");  // the next line: a second miss, after the first
+  ins("@p5 add.u32 " + w + ", " + w + ", r11");
   ins("setp.ge.u32 p5, " + cnt + ", " + std::to_string(agree));
   ins("and.b32 r10, r4, 2");
   ins("setp.ne.b32 p6, r10, 0");

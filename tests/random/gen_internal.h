@@ -38,9 +38,6 @@ inline constexpr int kScReduce = 0;   // one word per commutative kind, read bac
 inline constexpr int kScReload = 8;   // store-reload words (8)
 inline constexpr int kScSink = 16;    // atomics whose memory nobody reads (8 kinds)
 inline constexpr int kScWords = 32;
-// After the scalar area: 32 x 32 words that lanes read with a stride of 32 words, all in one
-// bank (slow, serialized), or with a stride of 1 (fast), without any branch.
-inline constexpr int kSlowWords = 32 * 32;
 
 enum class Cond { Tid, Data, WarpUniform, BlockUniform };
 enum class Kind { Plain, Control, Barrier };

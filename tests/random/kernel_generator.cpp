@@ -83,9 +83,12 @@ Gen::Gen(uint64_t seed, const GenOptions& opt) : rng(seed) {
   bool forced = false;
   for (int f = 0; f < kNumFeatures; ++f) forced = forced || opt[static_cast<Feature>(f)] == Choice::On;
   if (forced && rng.chance(70)) {
-    w = static_cast<uint32_t>(rng.pick(on(Feature::LongBranchHistory) ? std::vector<int>{16, 32}
-                                                                      : std::vector<int>{4, 8, 8, 16, 32}));
+    w = static_cast<uint32_t>(rng.pick(std::vector<int>{4, 8, 8, 16, 32}));
     b = isa::Dim3{w * static_cast<uint32_t>(rng.range(3, std::min(16, static_cast<int>(128 / w)))), 1, 1};
+    if (on(Feature::LongBranchHistory)) {  // many warps per scheduler: greedy scheduling spreads them
+      w = rng.chance(50) ? 4 : 8;
+      b = isa::Dim3{w * static_cast<uint32_t>(rng.range(12, static_cast<int>(128 / w))), 1, 1};
+    }
   }
   result_.block = b;
   result_.warpSize = w;
@@ -148,7 +151,7 @@ void Gen::ins(const std::string& text, Kind kind) {
 void Gen::prologue() {
   out_ << "// random kernel, seed " << result_.seed << "\n.kernel random_" << result_.seed << "\n";
   if (declareRegs64_) out_ << ".regs 64\n";
-  out_ << ".shared " << 4 * (3 * sharedWords_ + kScWords + (on(Feature::LongBranchHistory) ? kSlowWords : 0)) << "\n";
+  out_ << ".shared " << 4 * (3 * sharedWords_ + kScWords) << "\n";
   out_ << ".param IN\n.param OUT\n.param ATOM\n.param TRIP\n.param SEED\n";
   const std::string a = r(kTmpA), b = r(kTmpB);
   // t = tid.x + ntid.x * (tid.y + ntid.y * tid.z); block = ctaid.x + nctaid.x * (ctaid.y + nctaid.y * ctaid.z)

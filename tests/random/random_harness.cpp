@@ -3,13 +3,17 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <stdexcept>
 #include <sstream>
 
 namespace simtlm::test {
 
 std::string gProgram = "build/tests/random_kernel_tests";
 bool gIgnoreKnownBugs = std::getenv("SIMTLM_RANDOM_IGNORE_KNOWN_BUGS") != nullptr;
+std::string gKernelFile;
 
 bool knownBugListed(Feature f) {
   if (gIgnoreKnownBugs) return false;
@@ -39,7 +43,8 @@ namespace {
 
 std::string reproduce(const GeneratedKernel& g, const GenOptions& opt, const RunSpec& run) {
   return gProgram + " --seed=" + std::to_string(g.seed) + " --mechanism=" + config::mechanismName(run.mechanism) +
-         " --sizes=" + run.sizes->name + optionArgs(opt) + (gIgnoreKnownBugs ? " --ignore-known-bugs" : "");
+         " --sizes=" + run.sizes->name + optionArgs(opt) + (gIgnoreKnownBugs ? " --ignore-known-bugs" : "") +
+         (gKernelFile.empty() ? "" : " --kernel=" + gKernelFile);
 }
 
 std::string report(const GeneratedKernel& g, const GenOptions& opt, const RunSpec& run, const std::string& why) {
@@ -52,6 +57,7 @@ std::string report(const GeneratedKernel& g, const GenOptions& opt, const RunSpe
 
 // The kernel, once per failing seed, also written to random_kernel_SEED.s in the working folder.
 std::string kernelListing(const GeneratedKernel& g, const GenOptions& opt, const RunSpec& run) {
+  if (!gKernelFile.empty()) return "kernel of seed " + std::to_string(g.seed) + ", from " + gKernelFile + ":\n" + g.text;
   const std::string file = "random_kernel_" + std::to_string(g.seed) + ".s";
   {
     std::ofstream f(file);
@@ -63,9 +69,69 @@ std::string kernelListing(const GeneratedKernel& g, const GenOptions& opt, const
 
 }  // namespace
 
+std::string writeScenario(const GeneratedKernel& g, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  const std::string stem = "random_" + std::to_string(g.seed);
+  auto path = [&](const std::string& suffix) { return (std::filesystem::path(dir) / (stem + suffix)).string(); };
+  std::ofstream(path(".s")) << g.text;
+  std::ostringstream yaml;
+  yaml << "# " << g.describe() << "\n# written by random_kernel_tests --write-scenario\nname: " << stem
+       << "\nset: {watchdog.cycles: 100000}  # a stuck run stops soon\nbuffers:\n";
+  for (const auto& [name, words] : g.buffers) {
+    if (name == "OUT") {
+      yaml << "  - {name: OUT, words: " << words.size() << "}\n";
+      continue;
+    }
+    std::ofstream bin(path("_" + name + ".bin"), std::ios::binary);
+    for (uint32_t w : words) {
+      const unsigned char b[4] = {static_cast<unsigned char>(w), static_cast<unsigned char>(w >> 8),
+                                  static_cast<unsigned char>(w >> 16), static_cast<unsigned char>(w >> 24)};
+      bin.write(reinterpret_cast<const char*>(b), 4);
+    }
+    yaml << "  - {name: " << name << ", init: {file: " << stem << "_" << name << ".bin}}\n";
+  }
+  yaml << "launches:\n  - kernel: " << stem << ".s\n    grid: [" << g.grid.x << ", " << g.grid.y << ", " << g.grid.z
+       << "]\n    block: [" << g.block.x << ", " << g.block.y << ", " << g.block.z << "]\n    warp_size: " << g.warpSize
+       << "\n    params: [IN, OUT, ATOM";
+  for (uint32_t v : g.scalars) yaml << ", " << v;
+  yaml << "]\nchecks:\n  - {buffer: OUT, equals_interpreter: true}\n  - {buffer: ATOM, equals_interpreter: true}\n";
+  std::ofstream(path(".yaml")) << yaml.str();
+  return path(".yaml");
+}
+
+std::string checkSeedOnPlatform(uint64_t seed, const GenOptions& opt, config::Mechanism mechanism) {
+  const GeneratedKernel g = generateKernel(seed, opt);
+  const std::string scenario = std::filesystem::absolute(writeScenario(g, "random_platform")).string();
+  const std::string run = std::string(SIMTLM_BINARY) + " run " + scenario + " --mechanism " +
+                          config::mechanismName(mechanism) + " --json " + scenario + "." +
+                          config::mechanismName(mechanism) + ".json";
+  std::string output;
+  if (FILE* p = popen(("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + run + " 2>&1").c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) output.append(buf, n);
+    pclose(p);
+  }
+  if (output.find("scenario random_" + std::to_string(seed) + ": PASSED") != std::string::npos) return "";
+  std::string why;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("FAILED") != std::string::npos || line.find("error") != std::string::npos ||
+        line.find("stopped") != std::string::npos)
+      why += "\n    " + line;
+  return "random kernel " + g.describe() + "\n  on the full platform (simtlm run), mechanism " +
+         config::mechanismName(mechanism) + ":" + (why.empty() ? "\n    no PASSED line" : why) +
+         "\n  reproduce: " + run + "\n  scenario written by: " + gProgram + " --seed=" + std::to_string(seed) +
+         optionArgs(opt) + " --write-scenario=random_platform\n" + g.text;
+}
+
 SeedResult checkSeed(uint64_t seed, const GenOptions& opt, const std::vector<RunSpec>& runs, bool verbose) {
   SeedResult out;
-  const GeneratedKernel g = generateKernel(seed, opt);
+  GeneratedKernel g = generateKernel(seed, opt);
+  if (!gKernelFile.empty()) {  // a written (perhaps hand-reduced) kernel, on the seed's launch
+    std::ifstream f(gKernelFile);
+    if (!f) throw std::invalid_argument("--kernel " + gKernelFile + ": cannot open the file");
+    g.text.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  }
   isa::Kernel k;
   try {
     k = compile(g);
