@@ -164,7 +164,7 @@ std::vector<Param> buildTable() {
                 "rename-pool registers compete for the bank ports like any register; false removes "
                 "DARSIE-induced bank conflicts (the paper's 1% experiment, Sec. 6.1)"),
       intParam("watchdog.cycles", SIMTLM_FIELD(watchdog.cycles), 1000000, "cycles", 1, 2000000000,
-               "stop a run after this many cycles without any instruction retiring"),
+               "stop a run after this many cycles in which no warp went on and memory answered nothing"),
   };
   for (auto& p : memory) t.push_back(std::move(p));
   return t;

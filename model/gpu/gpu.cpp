@@ -40,6 +40,7 @@ void Gpu::build() {
   // memory initiator as the global path.
   const std::vector<mem::Downstream*> code(ports.size(), &gate_);
   engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_);
+  engine_->watchMemory(&gate_);
 }
 
 void Gpu::release() {

@@ -5,8 +5,12 @@
 namespace simtlm::gpu {
 
 mem::Downstream::Done MemoryGate::gated(Done done) {
+  outstanding_++;
   return [this, generation = generation_, d = std::move(done)](const unsigned char* data, bool ok) {
-    if (generation == generation_) d(data, ok);
+    if (generation != generation_) return;
+    outstanding_--;
+    answers_++;
+    d(data, ok);
   };
 }
 

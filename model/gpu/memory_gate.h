@@ -2,16 +2,18 @@
 // path): it forwards every request and hands each answer back, unless the GPU has released
 // the kernel that made the request since (a fault, a soft reset). The TLM transactions already
 // sent cannot be called back; their answers arrive later and are dropped here, so that no
-// rebuilt unit ever sees an answer to a request it did not make.
+// rebuilt unit ever sees an answer to a request it did not make. It also counts the answers
+// and the requests still owed, for the watchdog (sm::MemoryActivity).
 #pragma once
 
 #include <cstdint>
 
 #include "model/mem/downstream.h"
+#include "model/sm/grid_engine.h"
 
 namespace simtlm::gpu {
 
-class MemoryGate : public mem::Downstream {
+class MemoryGate : public mem::Downstream, public sm::MemoryActivity {
  public:
   explicit MemoryGate(mem::Downstream& down) : down_(down) {}
   void read(std::uint64_t address, unsigned size, Done done) override;
@@ -19,12 +21,17 @@ class MemoryGate : public mem::Downstream {
              unsigned size, Done done) override;
   void atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) override;
   // Answers to the requests made so far are dropped from now on.
-  void dropAnswers() { generation_++; }
+  void dropAnswers() {
+    generation_++;
+    outstanding_ = 0;
+  }
+  std::uint64_t answers() const override { return answers_; }
+  std::uint64_t outstanding() const override { return outstanding_; }
 
  private:
   Done gated(Done done);
   mem::Downstream& down_;
-  std::uint64_t generation_ = 0;
+  std::uint64_t generation_ = 0, answers_ = 0, outstanding_ = 0;
 };
 
 }  // namespace simtlm::gpu

@@ -65,18 +65,31 @@ GridEngine::State GridEngine::tick() {
       return state_;
     }
   }
+  if (memory_ && memory_->answers() != memoryAnswers_) {  // a slow memory is still progress
+    memoryAnswers_ = memory_->answers();
+    progress = true;
+  }
   if (progress) lastProgress_ = cycle_;
   cycle_++;
   totalCycles_++;
-  if (blocksLeft_ == 0) {
-    state_ = State::Done;
-  } else if (cycle_ - lastProgress_ > static_cast<uint64_t>(cfg_.watchdog.cycles)) {
-    std::string e = "kernel '" + image_.kernel->name + "' is stuck: no progress for " +
-                    std::to_string(cfg_.watchdog.cycles) + " cycles (watchdog.cycles)\n";
-    for (auto& sm : sms_) e += sm->describeWarps();
-    fail(e);
-  }
+  if (blocksLeft_ == 0) state_ = State::Done;
+  else if (cycle_ - lastProgress_ > static_cast<uint64_t>(cfg_.watchdog.cycles)) fail(stuckReport());
   return state_;
+}
+
+// Whether memory or the SMs stopped, then every waiting warp.
+std::string GridEngine::stuckReport() const {
+  const std::string n = std::to_string(cfg_.watchdog.cycles);
+  std::string e = "kernel '" + image_.kernel->name + "' is stuck: ";
+  if (memory_ && memory_->outstanding() > 0)
+    e += "memory has answered nothing for " + n + " cycles (watchdog.cycles) with " +
+         std::to_string(memory_->outstanding()) +
+         " transactions outstanding, and no warp could go on: slow or unresponsive memory\n";
+  else
+    e += "no progress for " + n + " cycles (watchdog.cycles)" +
+         (memory_ ? ": no warp went on and memory owes no answer\n" : "\n");
+  for (auto& sm : sms_) e += sm->describeWarps();
+  return e;
 }
 
 void GridEngine::fail(const std::string& what) {

@@ -18,6 +18,16 @@
 
 namespace simtlm::sm {
 
+// The memory beyond the SMs' ports, as the watchdog sees it: its answers are progress (a slow
+// memory is not a stuck kernel), and what it still owes tells a stuck report's reader whether
+// memory or the SMs stopped.
+class MemoryActivity {
+ public:
+  virtual ~MemoryActivity() = default;
+  virtual uint64_t answers() const = 0;      // answers delivered so far
+  virtual uint64_t outstanding() const = 0;  // requests not answered yet
+};
+
 class GridEngine {
  public:
   enum class State { Idle, Running, Done, Faulted };
@@ -39,10 +49,14 @@ class GridEngine {
   // cycle c, a fill due at cycle c) from one grid never lie in the next grid's future.
   uint64_t now() const { return cycle_; }
   const std::string& error() const { return error_; }  // a fault, or the stuck-run report
+  // Memory whose answers the watchdog counts as progress (the GPU's memory initiator); none in
+  // runGrid, whose ideal memories always answer within their latency.
+  void watchMemory(const MemoryActivity* memory) { memory_ = memory; }
   int numSms() const { return static_cast<int>(sms_.size()); }
 
  private:
   void fail(const std::string& what);
+  std::string stuckReport() const;
 
   const config::GpuConfig& cfg_;
   std::vector<GlobalMemoryPort*> ports_;
@@ -52,6 +66,8 @@ class GridEngine {
   State state_ = State::Idle;
   uint64_t cycle_ = 0, startCycle_ = 0, lastProgress_ = 0, nextBlock_ = 0, totalBlocks_ = 0, blocksLeft_ = 0;
   std::string error_;
+  const MemoryActivity* memory_ = nullptr;
+  uint64_t memoryAnswers_ = 0;  // memory_->answers() when last looked at
   uint64_t totalCycles_ = 0, kernels_ = 0;
   uint64_t gatedCycles_ = 0;  // SM-cycles not clocked because the SM had nothing to do
 };

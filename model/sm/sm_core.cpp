@@ -467,9 +467,13 @@ std::string SmCore::describeWarps() const {
   std::ostringstream s;
   for (size_t i = 0; i < warps_.size(); ++i) {
     const Warp& w = warps_[i];
-    if (!w.active || w.done) continue;
-    s << "  SM " << id_ << " block " << blocks_[w.block].linear << " warp " << w.indexInBlock
-      << ": PC " << hex(w.ctx->pc()) << ", ";
+    if (!w.active || (w.done && !w.pendingMem)) continue;
+    s << "  SM " << id_ << " block " << blocks_[w.block].linear << " warp " << w.indexInBlock << ": ";
+    if (w.done) {  // its block cannot retire before its stores are answered
+      s << "exited, waits for " << w.pendingMem << " memory access(es)\n";
+      continue;
+    }
+    s << "PC " << hex(w.ctx->pc()) << ", ";
     if (w.atBarrier) s << "waits at bar.sync " << w.barrierId;
     else if (w.pendingMem) s << "waits for " << w.pendingMem << " memory access(es)";
     else if (w.ibuf.empty() && w.fetchInFlight && w.fetchReadyAt == kNotYet)
