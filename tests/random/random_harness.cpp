@@ -22,6 +22,13 @@ bool knownBugListed(Feature f) {
   return false;
 }
 
+const KnownSeed* knownFailingSeed(uint64_t seed) {
+  if (gIgnoreKnownBugs) return nullptr;
+  for (const auto& k : kKnownFailingSeeds)
+    if (k.seed == seed) return &k;
+  return nullptr;
+}
+
 GenOptions defaultOptions() {
   GenOptions o;
   for (int f = 0; f < kNumFeatures; ++f)

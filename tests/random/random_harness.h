@@ -22,6 +22,7 @@ GenOptions defaultOptions();
 // `--on=a,b --off=c` for the features `opt` forces.
 std::string optionArgs(const GenOptions& opt);
 bool knownBugListed(Feature f);
+const KnownSeed* knownFailingSeed(uint64_t seed);  // nullptr when not listed (or ignoring the list)
 
 struct SeedResult {
   int runs = 0, failedRuns = 0;
