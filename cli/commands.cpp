@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "cli/emulate.h"
 #include "cli/energy_options.h"
 #include "cli/results.h"
+#include "cli/run_limits.h"
 #include "cli/scenario_run.h"
 #include "cli/sweep.h"
 #include "isa/annotate.h"
@@ -33,12 +35,13 @@ const char* kUsage =
     "                            interpreter, verified, with the redundancy limit study; then\n"
     "                            matmul on the timing model, baseline vs DARSIE with energy\n"
     "  emulate WORKLOAD [--opt key=value]... [--json OUT] [--per-pc] [--no-study]\n"
+    "          [--max-instructions N]\n"
     "                            run a workload on the functional interpreter and verify it\n"
-    "  emulate SCENARIO.yaml [--json OUT] [--no-study]\n"
+    "  emulate SCENARIO.yaml [--json OUT] [--no-study] [--max-instructions N]\n"
     "                            run a scenario file (docs/scenarios.md) on the functional\n"
     "                            interpreter and evaluate its checks\n"
     "  run SCENARIO.yaml [--mechanism M] [--config FILE.ini] [--set key=value]... [--json OUT]\n"
-    "      [--limit-study]\n"
+    "      [--limit-study] [--max-cycles N] [--max-instructions N]\n"
     "      [--energy TABLE.yaml] [--energy-voltage V] [--energy-clock MHz]\n"
     "      [--power-trace OUT.csv|OUT.ptrace [--window N]]\n"
     "                            run a scenario on the timing model (GPU, host driver,\n"
@@ -47,6 +50,7 @@ const char* kUsage =
     "                            the interpreter)\n"
     "  compare SCENARIO.yaml [--mechanisms baseline,darsie] [--config FILE.ini]\n"
     "          [--set key=value]... [--json OUT] [--jobs N] [--chart OUT.svg]\n"
+    "          [--max-cycles N] [--max-instructions N]\n"
     "          [--energy TABLE.yaml] [--energy-voltage V] [--energy-clock MHz]\n"
     "                            run a scenario once per mechanism (one child process each):\n"
     "                            cycles, speedup, fetched/executed/skipped, checks and energy\n"
@@ -146,6 +150,14 @@ int cmdDisasm(const std::vector<std::string>& args) {
   return 0;
 }
 
+// The one stderr line of a failed scenario; a run stopped by a limit says which and how to raise it.
+void reportFailure(const scenario::Scenario& s, const scenario::ScenarioResult& r) {
+  std::cerr << "simtlm: error: scenario " << s.name << " FAILED";
+  if (const std::string hint = limitHint(r.error); !hint.empty())
+    std::cerr << ": " << r.error.substr(0, std::min(r.error.find("; where each warp was"), r.error.find('\n'))) << "; " << hint;
+  std::cerr << "\n";
+}
+
 bool isScenarioPath(const std::string& a) {
   auto ends = [&](const std::string& suffix) {
     return a.size() > suffix.size() && a.compare(a.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -158,14 +170,18 @@ int cmdEmulateScenario(const std::vector<std::string>& args) {
   desc.add_options()("scenario", po::value<std::string>()->required(), "scenario file (.yaml)")(
       "json", po::value<std::string>(), "write results as JSON")(
       "no-study", "run the interpreter alone, without the limit study (full speed)");
+  addLimitOptions(desc, false);
   po::positional_options_description pos;
   pos.add("scenario", 1);
   auto vm = parse(args, desc, pos);
   scenario::Scenario s = scenario::loadScenario(vm["scenario"].as<std::string>());
+  scenario::Overrides o;
+  o.sets = limitSets(vm);
+  scenario::applyOverrides(s, o);
   scenario::ScenarioResult r = scenario::runScenario(s, !vm.count("no-study"));
   scenario::printScenarioResult(std::cout, r);
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), scenario::toJson(r));
-  if (!r.passed) std::cerr << "simtlm: error: scenario " << s.name << " FAILED\n";
+  if (!r.passed) reportFailure(s, r);
   return r.passed ? 0 : 1;
 }
 
@@ -177,6 +193,7 @@ int cmdRun(const std::vector<std::string>& args) {
       "set", po::value<std::vector<std::string>>()->composing(), "override key=value after the scenario's")(
       "json", po::value<std::string>(), "write results as JSON")(
       "limit-study", "also run the redundancy limit study in the reference run (limit.* statistics)");
+  addLimitOptions(desc, true);
   addEnergyOptions(desc, true);
   po::positional_options_description pos;
   pos.add("scenario", 1);
@@ -190,12 +207,13 @@ int cmdRun(const std::vector<std::string>& args) {
   if (vm.count("mechanism")) o.mechanism = vm["mechanism"].as<std::string>();
   if (vm.count("config")) o.configFile = vm["config"].as<std::string>();
   if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
+  for (const auto& kv : limitSets(vm)) o.sets.push_back(kv);
   scenario::applyOverrides(s, o);
   scenario::ScenarioResult r = scenario::runScenarioTimed(s, &energy, vm.count("limit-study") > 0);
   scenario::printScenarioResult(std::cout, r);
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), scenario::toJson(r));
   if (!energy.traceFile.empty()) writeFileAtomically(energy.traceFile, r.powerTrace);
-  if (!r.passed) std::cerr << "simtlm: error: scenario " << s.name << " FAILED\n";
+  if (!r.passed) reportFailure(s, r);
   return r.passed ? 0 : 1;
 }
 
@@ -208,6 +226,7 @@ int cmdEmulate(const std::vector<std::string>& args) {
       "json", po::value<std::string>(), "write results as JSON")(
       "per-pc", "print the limit study per instruction")(
       "no-study", "run the interpreter alone, without the limit study (full speed)");
+  addLimitOptions(desc, false);
   po::positional_options_description pos;
   pos.add("workload", 1);
   auto vm = parse(args, desc, pos);
@@ -224,7 +243,11 @@ int cmdEmulate(const std::vector<std::string>& args) {
         throw std::invalid_argument("--opt '" + kv + "': expected key=integer");
       opts[kv.substr(0, eq)] = v;
     }
-  EmulateResult r = emulate(vm["workload"].as<std::string>(), opts, !vm.count("no-study"));
+  config::ConfigLoader limits;  // --max-instructions, checked as the parameter it sets
+  limits.setAll(limitSets(vm));
+  const long long maxInstructions = limits.resolve().limits.max_instructions;
+  EmulateResult r = emulate(vm["workload"].as<std::string>(), opts, !vm.count("no-study"),
+                            maxInstructions > 0 ? static_cast<uint64_t>(maxInstructions) : UINT64_MAX);
   printEmulateResult(std::cout, r, vm.count("per-pc") > 0);
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), toJson(r));
   return r.verifyMessage.empty() ? 0 : 1;

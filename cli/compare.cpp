@@ -16,6 +16,7 @@
 #include "cli/compare_energy.h"
 #include "cli/energy_options.h"
 #include "cli/results.h"
+#include "cli/run_limits.h"
 #include "cli/scenario.h"
 #include "cli/scenario_run.h"
 #include "cli/subprocess.h"
@@ -175,6 +176,7 @@ int cmdCompare(const std::vector<std::string>& args) {
       "json", po::value<std::string>(), "write every mechanism's summary as JSON")(
       "jobs", po::value<int>()->default_value(1), "child processes at once, 1..64")(
       "chart", po::value<std::string>(), "write a stacked per-component energy bar chart (SVG)");
+  addLimitOptions(desc, true);
   addEnergyOptions(desc, false);
   po::positional_options_description pos;
   pos.add("scenario", 1);
@@ -204,6 +206,7 @@ int cmdCompare(const std::vector<std::string>& args) {
   scenario::Overrides o;
   if (vm.count("config")) o.configFile = vm["config"].as<std::string>();
   if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
+  for (const auto& kv : limitSets(vm)) o.sets.push_back(kv);
   scenario::Scenario s = scenario::loadScenario(file);
   scenario::applyOverrides(s, o);
   energyRequestFrom(vm);  // the energy table and operating point, checked once here

@@ -3,14 +3,16 @@
 #include <chrono>
 #include <cstdio>
 
+#include "cli/run_limits.h"
 #include "isa/annotate.h"
+#include "isa/diagnostics.h"
 #include "isa/darsie_analysis.h"
 #include "isa/disassembler.h"
 
 namespace simtlm::cli {
 
 EmulateResult emulate(const std::string& workload, const workloads::Options& options,
-                      bool limitStudy) {
+                      bool limitStudy, uint64_t maxInstructions) {
   EmulateResult r;
   r.limitStudy = limitStudy;
   auto w = workloads::makeWorkload(workload, options);
@@ -26,8 +28,16 @@ EmulateResult emulate(const std::string& workload, const workloads::Options& opt
   r.launches = steps.size();
   isa::LimitStudy study;  // one study over every launch: its totals add up
   auto start = std::chrono::steady_clock::now();
-  for (const auto& st : steps)
-    r.counts += isa::Interpreter(kernels.at(st.kernel), mem).run(st.launch, limitStudy ? &study : nullptr);
+  for (const auto& st : steps) {
+    isa::LaunchConfig launch = st.launch;
+    launch.maxWarpInstructions = maxInstructions - r.counts.warpInstructions;
+    try {
+      r.counts += isa::Interpreter(kernels.at(st.kernel), mem).run(launch, limitStudy ? &study : nullptr);
+    } catch (const LimitError& e) {
+      const std::string hint = limitHint(e.what());
+      throw LimitError(std::string(e.what()) + (hint.empty() ? "" : "\n  " + hint));
+    }
+  }
   r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.limit = study.result();
   r.verifyMessage = w->verify(mem);

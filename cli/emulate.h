@@ -1,6 +1,8 @@
 // `simtlm emulate`: a workload on the functional interpreter with the redundancy limit study.
 #pragma once
 
+#include <cstdint>
+
 #include <ostream>
 #include <string>
 
@@ -25,9 +27,11 @@ struct EmulateResult {
   bool limitStudy = true;
 };
 
-// With `limitStudy` false the interpreter runs without observers (its full speed).
+// With `limitStudy` false the interpreter runs without observers (its full speed). The launches
+// together stop after `maxInstructions` warp instructions (limits.max_instructions): a
+// simtlm::LimitError.
 EmulateResult emulate(const std::string& workload, const workloads::Options& options,
-                      bool limitStudy = true);
+                      bool limitStudy = true, uint64_t maxInstructions = UINT64_MAX);
 void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc);
 // Statistics of one interpreter run as a flat map from hierarchical name to number (interp.*,
 // and limit.* when `limit` is given).

@@ -81,6 +81,18 @@ void parseConfig(const yaml::Map& top, Scenario& s, const std::string& baseDir) 
       setValues.emplace_back(key, value);
     }
   }
+  if (auto limits = top.opt("limits")) {  // limits: {max_cycles: N, max_instructions: N}
+    where = limits;
+    yaml::Map m(*limits, {"max_cycles", "max_instructions"});
+    for (const auto& [key, value] : m.entries()) {
+      const std::string param = "limits." + key, text = value.str();
+      config::GpuConfig probe = loader.current();
+      std::string err = config::assignmentError(probe, param, text);
+      if (!err.empty()) value.fail(err);
+      loader.set(param + "=" + text, s.file + ":" + std::to_string(value.where().line));
+      s.sets.emplace_back(param, text);
+    }
+  }
   try {
     s.config = loader.resolve();
   } catch (const config::ConfigError& e) {
@@ -128,7 +140,7 @@ std::vector<T> parseList(const yaml::Value& v, size_t maxItems, F parse) {
 Scenario loadScenarioText(const std::string& text, const std::string& fileName, const std::string& baseDir) {
   yaml::Value doc = yaml::parseDocument(text, fileName);
   if (doc.isNull()) doc.fail("the scenario is empty (see docs/scenarios.md)");
-  yaml::Map top(doc, {"name", "description", "config", "set", "mechanism", "buffers", "launches", "checks"});
+  yaml::Map top(doc, {"name", "description", "config", "set", "limits", "mechanism", "buffers", "launches", "checks"});
   Scenario s;
   s.file = fileName;
   s.name = top.has("name") ? top.get("name").name() : std::filesystem::path(fileName).stem().string();

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/emulate.h"
+#include "cli/run_limits.h"
 #include "isa/diagnostics.h"
 #include "isa/limit_study.h"
 
@@ -70,15 +71,24 @@ std::vector<LaunchStep> prepareLaunches(const Scenario& s, isa::GlobalMemory& me
 
 std::string runOnInterpreter(const Scenario& s, isa::GlobalMemory& mem, bool study, std::vector<LaunchOutcome>* out) {
   placeBuffers(s, mem);
+  // limits.max_instructions holds for the run: each launch gets what the ones before it left.
+  const long long limit = s.config.limits.max_instructions;
+  uint64_t left = limit > 0 ? static_cast<uint64_t>(limit) : UINT64_MAX;
   for (const auto& step : prepareLaunches(s, mem, static_cast<uint32_t>(s.config.gpu.warp_size))) {
-    isa::LimitStudy limit;
+    isa::LimitStudy limitStudy;
     isa::ExecCounts counts;
+    isa::LaunchConfig config = step.config;
+    config.maxWarpInstructions = left;
     try {
-      counts = isa::Interpreter(*step.kernel, mem).run(step.config, study ? &limit : nullptr);
+      counts = isa::Interpreter(*step.kernel, mem).run(config, study ? &limitStudy : nullptr);
+    } catch (const LimitError& e) {
+      const std::string hint = cli::limitHint(e.what());
+      return std::string(e.what()) + (hint.empty() ? "" : "\n  " + hint);
     } catch (const ExecError& e) {
       return e.what();
     }
-    if (out) out->push_back({step.label, step.config, cli::statsJson(counts, study ? &limit.result() : nullptr)});
+    left -= counts.warpInstructions;
+    if (out) out->push_back({step.label, step.config, cli::statsJson(counts, study ? &limitStudy.result() : nullptr)});
   }
   return "";
 }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cli/config_loader.h"
+#include "cli/run_limits.h"
 #include "cli/scenario_eval.h"
 #include "isa/diagnostics.h"
 #include "model/energy/power_trace.h"
@@ -68,6 +69,12 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   const std::string refError = runOnInterpreter(s, reference, r.limitStudy, &refLaunches);
   nlohmann::json refStats = nlohmann::json::object();
   for (const auto& l : refLaunches) addStats(refStats, l.stats);
+  if (!cli::limitHint(refError).empty()) {  // a runaway kernel: the timing model would only run away too
+    r.error = "the functional interpreter (the reference run) stopped: " + refError;
+    r.stats = refStats;
+    evaluateChecks(r, reference, nullptr);
+    return r;
+  }
 
   // The timing run: every launch prepared up front (workload set-ups only touch their own
   // buffers), then handed to the host driver one after another.
@@ -110,6 +117,7 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
     }
     if (res.errorCode != 0) {  // the GPU names the kernel by its address; say which launch
       r.error = s.launches[steps[i].launch].path + " (" + steps[i].label + "): " + top->gpu.lastError();
+      if (const std::string hint = cli::limitHint(r.error); !hint.empty()) r.error += "  " + hint;
       return;
     }
     nlohmann::json now = registry.toJson();

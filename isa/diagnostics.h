@@ -32,4 +32,11 @@ class ExecError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A run limit (instructions, cycles) was reached: the run was stopped, not faulted. The message's
+// first line names the limit; the lines after it say where each warp was.
+class LimitError : public ExecError {
+ public:
+  using ExecError::ExecError;
+};
+
 }  // namespace simtlm

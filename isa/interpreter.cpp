@@ -159,9 +159,7 @@ class BlockRunner {
     uint32_t pc = w.pc();
     size_t idx = Kernel::indexOf(pc);
     if (idx >= k_.instrs.size()) fault(wi, -1, pc, "PC past the last instruction (missing exit?)");
-    if (++counts_.warpInstructions > l_.maxWarpInstructions)
-      fault(wi, -1, pc, "watchdog: more than " + std::to_string(l_.maxWarpInstructions) +
-                            " warp instructions executed (endless loop?)");
+    if (++counts_.warpInstructions > l_.maxWarpInstructions) limitReached();
     const Instr& in = k_.instrs[idx];
     const OpInfo& oi = info(in.op);
     uint32_t active = w.activeMask();
@@ -231,16 +229,34 @@ class BlockRunner {
     return released;
   }
 
+  // Where one warp is, for the reports below: its PC and source line, or what it waits for.
+  std::string whereIs(uint32_t i) const {
+    const WarpSlot& w = warps_[i];
+    if (w.state == WarpState::Done) return "exited";
+    if (w.state == WarpState::AtBarrier) return "waits at bar.sync " + std::to_string(w.barrierId) + ", PC " + hex(w.barrierPc);
+    const uint32_t pc = w.ctx.pc();
+    std::string s = "runs at PC " + hex(pc);
+    size_t idx = Kernel::indexOf(pc);
+    if (idx < k_.sourceLines.size() && k_.sourceLines[idx])
+      s += " (" + k_.sourceFile + ":" + std::to_string(k_.sourceLines[idx]) + ")";
+    return s;
+  }
+
+  [[noreturn]] __attribute__((cold, noinline)) void limitReached() {
+    std::ostringstream s;
+    s << "kernel '" << k_.name << "': instruction limit reached: " << l_.maxWarpInstructions
+      << " warp instructions executed, the run stopped in block " << blockDim3() << "; where each warp was:";
+    constexpr size_t kShown = 32;  // a 1024-thread block of warp size 1 would fill a screen
+    for (size_t i = 0; i < warps_.size() && i < kShown; ++i) s << "\n  warp " << i << ": " << whereIs(static_cast<uint32_t>(i));
+    if (warps_.size() > kShown) s << "\n  ... and " << warps_.size() - kShown << " more warps";
+    throw LimitError(s.str());
+  }
+
   [[noreturn]] void deadlock() {
     std::ostringstream s;
     s << "kernel '" << k_.name << "': deadlock in block " << blockDim3()
       << ": a barrier can never complete:";
-    for (size_t i = 0; i < warps_.size(); ++i) {
-      const WarpSlot& w = warps_[i];
-      s << "\n  warp " << i << ": ";
-      if (w.state == WarpState::Done) s << "exited";
-      else s << "waits at bar.sync " << w.barrierId << ", PC " << hex(w.barrierPc);
-    }
+    for (size_t i = 0; i < warps_.size(); ++i) s << "\n  warp " << i << ": " << whereIs(static_cast<uint32_t>(i));
     throw ExecError(s.str());
   }
 

@@ -25,7 +25,9 @@ struct LaunchConfig {
   Dim3 grid, block;
   uint32_t warpSize = 32;             // 1..32
   std::vector<uint32_t> params;       // parameter buffer, one word per .param
-  uint64_t maxWarpInstructions = 2'000'000'000ull;  // watchdog against kernels that never end
+  // Run limit: the launch stops with a LimitError after this many warp instructions (a kernel
+  // that never ends). Callers that run several launches pass what is left of their budget.
+  uint64_t maxWarpInstructions = 2'000'000'000ull;
   // Validates against the kernel; throws std::invalid_argument naming the parameter and range.
   void validate(const Kernel& kernel) const;
 };

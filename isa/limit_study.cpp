@@ -1,5 +1,7 @@
 #include "isa/limit_study.h"
 
+#include "isa/diagnostics.h"
+
 #include <algorithm>
 
 namespace simtlm::isa {
@@ -79,6 +81,12 @@ void LimitStudy::record(GroupMap& groups, std::vector<uint32_t>& arena, uint64_t
   auto [it, fresh] = groups.try_emplace(key);
   Group& g = it->second;
   if (fresh) {
+    // The oracle keeps one signature per (PC, k): a warp that runs very long (or forever) grows
+    // it without bound. Real workloads stay far below the cap (scenarios/large/: under 60 MB).
+    constexpr size_t kMaxWords = size_t{1} << 27;  // 512 MiB in each of the TB and grid arenas
+    if (arena.size() + sig_.size() > kMaxWords)
+      throw LimitError("limit study: more than 512 MiB of operand signatures after " + std::to_string(r_.warpInstructions) +
+                       " warp instructions (a warp runs very long or never ends)");
     g.sig = arena.size();
     g.sigLen = sig_.size();
     g.structure = st;

@@ -83,6 +83,12 @@ struct GpuConfig {
   struct Watchdog {
     int cycles;
   } watchdog;
+  // Run limits (GPGPU-Sim's -gpgpu_max_cycle / -gpgpu_max_insn), over all launches of a run; 0
+  // means none. The functional interpreter applies the instruction limit too.
+  struct Limits {
+    long long max_cycles;
+    long long max_instructions;  // warp instructions issued
+  } limits;
   // DARSIE's structures (docs/darsie.md); used when `mechanism` is a DARSIE variant.
   struct Darsie {
     int skip_entries;     // PC skip table entries per thread block

@@ -33,7 +33,7 @@ Param intParam(std::string key, F field, long long def, std::string unit, long l
     if (!v) return bytes ? "not an integer number of bytes (K and M suffixes allowed)"
                          : "not an integer";
     if (*v < lo || *v > hi) return "out of range " + range;
-    field(c) = static_cast<int>(*v);
+    field(c) = static_cast<std::remove_reference_t<decltype(field(c))>>(*v);
     return "";
   };
   p.format = [field](const GpuConfig& c) { return std::to_string(field(c)); };

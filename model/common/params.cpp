@@ -32,6 +32,13 @@ bool isMemoryClass(OpClass c) {
   }
 }
 
+// Run limits. The largest shipped scenarios (scenarios/large/) take 1.66 M cycles and 23 M warp
+// instructions; the defaults leave 6x and 4x room, and stop a runaway run on the interpreter in
+// about 2-40 s and on the timing model in about 10 s (one busy SM) to 15 min (every SM busy)
+// of host time (docs/configuration.md).
+constexpr long long kDefaultMaxCycles = 10'000'000;
+constexpr long long kDefaultMaxInstructions = 100'000'000;
+
 std::vector<Param> buildTable() {
   constexpr long long KiB = 1024, MiB = 1024 * 1024;
   std::vector<Param> t = {
@@ -165,6 +172,12 @@ std::vector<Param> buildTable() {
                 "DARSIE-induced bank conflicts (the paper's 1% experiment, Sec. 6.1)"),
       intParam("watchdog.cycles", SIMTLM_FIELD(watchdog.cycles), 1000000, "cycles", 1, 2000000000,
                "stop a run after this many cycles in which no warp went on and memory answered nothing"),
+      intParam("limits.max_cycles", SIMTLM_FIELD(limits.max_cycles), kDefaultMaxCycles, "cycles", 0,
+               1'000'000'000'000'000LL, "stop the run after this many core cycles, all launches together (0: no limit)"),
+      intParam("limits.max_instructions", SIMTLM_FIELD(limits.max_instructions), kDefaultMaxInstructions,
+               "instructions", 0, 1'000'000'000'000'000LL,
+               "stop the run after this many warp instructions, all launches together, on the timing model "
+               "and the functional interpreter (0: no limit)"),
   };
   for (auto& p : memory) t.push_back(std::move(p));
   return t;

@@ -15,6 +15,9 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
     sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], *icaches_[i], stats));
     sms_.back()->onBlockDone = [this](uint32_t) { blocksLeft_--; };
   }
+  for (size_t i = 0; i < sms_.size(); ++i)  // read, for the instruction limit, where the SM counts
+    for (const auto& e : stats.entries())
+      if (e.counter && e.name == "sm" + std::to_string(i) + ".issue.warp_instructions") issued_.push_back(e.counter);
   stats.add("gpu.cycles", totalCycles_, "cycles", "core cycles of every grid run, summed");
   stats.add("gpu.kernels", kernels_, "kernels", "grids started");
   stats.add("gpu.gated_sm_cycles", gatedCycles_, "cycles",
@@ -72,8 +75,14 @@ GridEngine::State GridEngine::tick() {
   if (progress) lastProgress_ = cycle_;
   cycle_++;
   totalCycles_++;
-  if (blocksLeft_ == 0) state_ = State::Done;
-  else if (cycle_ - lastProgress_ > static_cast<uint64_t>(cfg_.watchdog.cycles)) fail(stuckReport());
+  if (std::string limit = limitReached(); !limit.empty()) {  // a run that needs one cycle more fails
+    for (auto& sm : sms_) limit += sm->describeWarps();
+    fail(limit);
+  } else if (blocksLeft_ == 0) {
+    state_ = State::Done;
+  } else if (cycle_ - lastProgress_ > static_cast<uint64_t>(cfg_.watchdog.cycles)) {
+    fail(stuckReport());
+  }
   return state_;
 }
 
@@ -90,6 +99,21 @@ std::string GridEngine::stuckReport() const {
          (memory_ ? ": no warp went on and memory owes no answer\n" : "\n");
   for (auto& sm : sms_) e += sm->describeWarps();
   return e;
+}
+
+std::string GridEngine::limitReached() const {
+  const auto& l = cfg_.limits;
+  const bool cycles = l.max_cycles > 0 && totalCycles_ > static_cast<uint64_t>(l.max_cycles);
+  uint64_t n = 0;
+  if (!cycles && l.max_instructions > 0)
+    for (const uint64_t* c : issued_) n += *c;
+  const bool instructions = !cycles && l.max_instructions > 0 && n > static_cast<uint64_t>(l.max_instructions);
+  if (!cycles && !instructions) return "";
+  return "kernel '" + image_.kernel->name + "': " +
+         (cycles ? "cycle limit reached: " + std::to_string(l.max_cycles) + " cycles (limits.max_cycles)"
+                 : "instruction limit reached: " + std::to_string(l.max_instructions) +
+                       " warp instructions issued (limits.max_instructions)") +
+         ", the run stopped; where each warp was:\n";
 }
 
 void GridEngine::fail(const std::string& what) {

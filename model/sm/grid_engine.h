@@ -57,6 +57,8 @@ class GridEngine {
  private:
   void fail(const std::string& what);
   std::string stuckReport() const;
+  // The run limits (limits.max_cycles, limits.max_instructions): the report when one is reached.
+  std::string limitReached() const;
 
   const config::GpuConfig& cfg_;
   std::vector<GlobalMemoryPort*> ports_;
@@ -70,6 +72,7 @@ class GridEngine {
   uint64_t memoryAnswers_ = 0;  // memory_->answers() when last looked at
   uint64_t totalCycles_ = 0, kernels_ = 0;
   uint64_t gatedCycles_ = 0;  // SM-cycles not clocked because the SM had nothing to do
+  std::vector<const uint64_t*> issued_;  // per SM: its issue.warp_instructions counter
 };
 
 }  // namespace simtlm::sm

@@ -207,7 +207,7 @@ TEST(InterpErrors, PcRunsPastTheLastInstruction) {
   EXPECT_CONTAINS(m, "block (0,0,0), warp 0, PC 0x10");
 }
 
-TEST(InterpErrors, WatchdogStopsAnEndlessLoop) {
+TEST(InterpErrors, InstructionLimitStopsAnEndlessLoop) {
   Kernel k = assemble(R"(
 .kernel spin
   s2r r0, %tid.x
@@ -219,9 +219,8 @@ SPIN:
   LaunchConfig l = launch({1}, {32}, {});
   l.maxWarpInstructions = 1000;
   std::string m = runError(k, mem, l);
-  EXPECT_CONTAINS(m, "watchdog");
-  EXPECT_CONTAINS(m, "more than 1000 warp instructions");
-  EXPECT_CONTAINS(m, "block (0,0,0), warp 0, PC");
+  EXPECT_CONTAINS(m, "instruction limit reached: 1000 warp instructions executed");
+  EXPECT_CONTAINS(m, "block (0,0,0); where each warp was:\n  warp 0: runs at PC " + hex(labelPc(k, "SPIN") + 8));  // about to run the 1001st: the bra
 
   // An endless loop in some lanes only (after a divergent branch) is caught as well.
   Kernel d = assemble(R"(
@@ -233,6 +232,6 @@ SPIN:
   bra SPIN
 )");
   std::string m2 = runError(d, mem, l);
-  EXPECT_CONTAINS(m2, "watchdog");
-  EXPECT_CONTAINS(m2, "PC " + hex(labelPc(d, "SPIN")));
+  EXPECT_CONTAINS(m2, "instruction limit reached");
+  EXPECT_CONTAINS(m2, "warp 0: runs at PC " + hex(labelPc(d, "SPIN")));
 }
