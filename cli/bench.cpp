@@ -4,6 +4,7 @@
 // simulated warp and thread instructions and cycles per host second, and the ratio to the
 // interpreter. A benchmark, not a test: the figures depend on the machine.
 #include "cli/bench.h"
+#include "cli/options.h"
 
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -92,9 +93,7 @@ int cmdBench(const std::vector<std::string>& args) {
       "size", po::value<int>()->default_value(256), "matrix size (a multiple of 32, 32..1024)")(
       "repeat", po::value<int>()->default_value(3), "interpreter repetitions (1..100)")(
       "json", po::value<std::string>(), "write the figures as JSON");
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  po::notify(vm);
+  po::variables_map vm = parseCommand("bench", "bench [options]", desc, {}, args);
   const int size = vm["size"].as<int>(), repeat = vm["repeat"].as<int>();
   if (size < 32 || size > 1024 || size % 32) throw std::invalid_argument("--size: a multiple of 32 in [32, 1024]");
   if (repeat < 1 || repeat > 100) throw std::invalid_argument("--repeat: an integer in [1, 100]");

@@ -11,6 +11,7 @@
 #include "cli/darsie_storage.h"
 #include "cli/emulate.h"
 #include "cli/energy_options.h"
+#include "cli/options.h"
 #include "cli/results.h"
 #include "cli/run_limits.h"
 #include "cli/scenario_run.h"
@@ -30,7 +31,7 @@ namespace simtlm::cli {
 namespace {
 
 const char* kUsage =
-    "usage: simtlm [COMMAND] [OPTIONS]\n"
+    "usage: simtlm [COMMAND] [OPTIONS]     (simtlm COMMAND --help: its options; simtlm --version)\n"
     "  (no command)              the default job: matmul (2D) and vecadd (1D) on the functional\n"
     "                            interpreter, verified, with the redundancy limit study; then\n"
     "                            matmul on the timing model, baseline vs DARSIE with energy\n"
@@ -92,14 +93,6 @@ isa::Dim3 parseDim3(const std::string& text, const char* option) {
   return d;
 }
 
-po::variables_map parse(const std::vector<std::string>& args, const po::options_description& desc,
-                        const po::positional_options_description& pos) {
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-  po::notify(vm);
-  return vm;
-}
-
 isa::Kernel loadAnyKernel(const std::string& path) { return scenario::loadKernelFile(path); }
 
 int cmdAsm(const std::vector<std::string>& args) {
@@ -112,9 +105,7 @@ int cmdAsm(const std::vector<std::string>& args) {
       "block", po::value<std::string>(), "launch block shape X,Y,Z for launch-time promotion")(
       "warp-size", po::value<int>()->default_value(32), "warp size, 1..32")(
       "paper-tid-x-only", "treat only tid.x as conditionally redundant (DARSIE Sec. 4.2)");
-  po::positional_options_description pos;
-  pos.add("kernel", 1);
-  auto vm = parse(args, desc, pos);
+  auto vm = parseCommand("asm", "asm KERNEL.s [options]", desc, {{"kernel", "KERNEL"}}, args);
   int window = vm["window"].as<int>();
   int warp = vm["warp-size"].as<int>();
   if (window < 1 || window > 8) throw std::invalid_argument("--window " + std::to_string(window) + " is outside [1, 8]");
@@ -143,9 +134,7 @@ int cmdAsm(const std::vector<std::string>& args) {
 int cmdDisasm(const std::vector<std::string>& args) {
   po::options_description desc("disasm");
   desc.add_options()("kernel", po::value<std::string>()->required(), "kernel binary or source");
-  po::positional_options_description pos;
-  pos.add("kernel", 1);
-  auto vm = parse(args, desc, pos);
+  auto vm = parseCommand("disasm", "disasm KERNEL.bin", desc, {{"kernel", "KERNEL"}}, args);
   std::cout << isa::disassemble(loadAnyKernel(vm["kernel"].as<std::string>()));
   return 0;
 }
@@ -171,9 +160,7 @@ int cmdEmulateScenario(const std::vector<std::string>& args) {
       "json", po::value<std::string>(), "write results as JSON")(
       "no-study", "run the interpreter alone, without the limit study (full speed)");
   addLimitOptions(desc, false);
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
-  auto vm = parse(args, desc, pos);
+  auto vm = parseCommand("emulate", "emulate SCENARIO.yaml [options]", desc, {{"scenario", "SCENARIO"}}, args);
   scenario::Scenario s = scenario::loadScenario(vm["scenario"].as<std::string>());
   scenario::Overrides o;
   o.sets = limitSets(vm);
@@ -195,9 +182,7 @@ int cmdRun(const std::vector<std::string>& args) {
       "limit-study", "also run the redundancy limit study in the reference run (limit.* statistics)");
   addLimitOptions(desc, true);
   addEnergyOptions(desc, true);
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
-  auto vm = parse(args, desc, pos);
+  auto vm = parseCommand("run", "run SCENARIO.yaml [options]", desc, {{"scenario", "SCENARIO"}}, args);
   const std::string file = vm["scenario"].as<std::string>();
   if (!isScenarioPath(file))
     throw std::invalid_argument("run: '" + file + "' is not a scenario file (.yaml); see docs/scenarios.md");
@@ -227,9 +212,8 @@ int cmdEmulate(const std::vector<std::string>& args) {
       "per-pc", "print the limit study per instruction")(
       "no-study", "run the interpreter alone, without the limit study (full speed)");
   addLimitOptions(desc, false);
-  po::positional_options_description pos;
-  pos.add("workload", 1);
-  auto vm = parse(args, desc, pos);
+  auto vm = parseCommand("emulate", "emulate WORKLOAD|SCENARIO.yaml [options]", desc,
+                         {{"workload", "WORKLOAD (or SCENARIO.yaml)"}}, args);
   workloads::Options opts;
   if (vm.count("opt"))
     for (const auto& kv : vm["opt"].as<std::vector<std::string>>()) {
@@ -258,7 +242,7 @@ int cmdParams(const std::vector<std::string>& args) {
   po::options_description desc("params");
   desc.add_options()("config", po::value<std::string>(), "machine configuration (INI)")(
       "set", po::value<std::vector<std::string>>()->composing(), "override key=value");
-  auto vm = parse(args, desc, {});
+  auto vm = parseCommand("params", "params [options]", desc, {}, args);
   config::ConfigLoader loader;
   if (vm.count("config")) loader.loadFile(vm["config"].as<std::string>());
   if (vm.count("set")) loader.setAll(vm["set"].as<std::vector<std::string>>());
@@ -267,7 +251,9 @@ int cmdParams(const std::vector<std::string>& args) {
   return 0;
 }
 
-int cmdWorkloads() {
+int cmdWorkloads(const std::vector<std::string>& args) {
+  po::options_description desc("workloads");
+  parseCommand("workloads", "workloads", desc, {}, args);
   for (const auto& name : workloads::workloadNames())
     std::cout << name << ": " << workloads::makeWorkload(name)->description() << "\n";
   std::cout << "options: vecadd n=, block=; matmul size= (or m=, n=, k=); fig3 x=, y=; the other\n"
@@ -304,18 +290,21 @@ int run(int argc, char** argv) {
     std::string cmd = args[0];
     std::vector<std::string> rest(args.begin() + 1, args.end());
     if (cmd == "-h" || cmd == "--help" || cmd == "help") { std::cout << kUsage; return 0; }
+    if (cmd == "--version" || cmd == "-V") { std::cout << versionText() << "\n"; return 0; }
     if (cmd == "asm") return cmdAsm(rest);
     if (cmd == "disasm") return cmdDisasm(rest);
     if (cmd == "emulate") return cmdEmulate(rest);
     if (cmd == "run") return cmdRun(rest);
     if (cmd == "bench") return cmdBench(rest);
-    if (cmd == "workloads") return cmdWorkloads();
+    if (cmd == "workloads") return cmdWorkloads(rest);
     if (cmd == "params") return cmdParams(rest);
     if (cmd == "compare") return cmdCompare(rest);
     if (cmd == "sweep") return cmdSweep(rest);
     if (cmd == "darsie-storage") return cmdDarsieStorage(rest);
     std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, bench, asm, disasm, workloads, params, darsie-storage; see simtlm --help)\n";
     return 2;
+  } catch (const HelpShown&) {
+    return 0;
   } catch (const InputError& e) {
     std::cerr << e.what() << "\n";
   } catch (const ExecError& e) {

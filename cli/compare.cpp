@@ -15,6 +15,7 @@
 
 #include "cli/compare_energy.h"
 #include "cli/energy_options.h"
+#include "cli/options.h"
 #include "cli/results.h"
 #include "cli/run_limits.h"
 #include "cli/scenario.h"
@@ -178,11 +179,7 @@ int cmdCompare(const std::vector<std::string>& args) {
       "chart", po::value<std::string>(), "write a stacked per-component energy bar chart (SVG)");
   addLimitOptions(desc, true);
   addEnergyOptions(desc, false);
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-  po::notify(vm);
+  po::variables_map vm = parseCommand("compare", "compare SCENARIO.yaml [options]", desc, {{"scenario", "SCENARIO"}}, args);
   const std::string file = vm["scenario"].as<std::string>();
   auto endsWith = [&](const std::string& x) {
     return file.size() > x.size() && file.compare(file.size() - x.size(), x.size(), x) == 0;

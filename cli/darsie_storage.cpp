@@ -1,4 +1,5 @@
 #include "cli/darsie_storage.h"
+#include "cli/options.h"
 
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -23,9 +24,7 @@ int cmdDarsieStorage(const std::vector<std::string>& args) {
       "version-bits", po::value<int>()->default_value(d.versionBits), "version bits, 1..64")(
       "warps-per-tb", po::value<int>()->default_value(0), "warps per block (mask width), 1..1024; 0: 1024 / warp size")(
       "json", po::value<std::string>(), "write the table as JSON");
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  po::notify(vm);
+  po::variables_map vm = parseCommand("darsie-storage", "darsie-storage [options]", desc, {}, args);
 
   darsie::StorageParams p;
   auto width = [&](const char* option, int& field) {

@@ -2,6 +2,7 @@
 // child, several at a time; one result file per point (a point whose result exists is not run
 // again, so an interrupted sweep resumes); then results.csv and the figures (docs/sweeps.md).
 #include "cli/sweep.h"
+#include "cli/options.h"
 
 #include <algorithm>
 #include <atomic>
@@ -49,16 +50,11 @@ bool hasResult(const std::string& json) {
 
 int cmdSweep(const std::vector<std::string>& args) {
   po::options_description desc("sweep");
-  desc.add_options()("sweep", po::value<std::string>(), "the sweep file")(
+  desc.add_options()("sweep", po::value<std::string>()->required(), "the sweep file")(
       "out", po::value<std::string>(), "output directory (default: sweep-NAME)")(
       "jobs", po::value<int>()->default_value(2), "child processes at once, 1..64")(
       "print-commands", "print one command line per point (for a batch system) and stop");
-  po::positional_options_description pos;
-  pos.add("sweep", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-  po::notify(vm);
-  if (!vm.count("sweep")) throw std::invalid_argument("sweep: expected a sweep file (simtlm sweep SWEEP.yaml)");
+  po::variables_map vm = parseCommand("sweep", "sweep SWEEP.yaml [options]", desc, {{"sweep", "SWEEP"}}, args);
   const int jobs = vm["jobs"].as<int>();
   if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs " + std::to_string(jobs) + " is outside [1, 64]");
   const SweepSpec spec = loadSweep(vm["sweep"].as<std::string>());
