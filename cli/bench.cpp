@@ -94,6 +94,7 @@ int cmdBench(const std::vector<std::string>& args) {
       "repeat", po::value<int>()->default_value(3), "interpreter repetitions (1..100)")(
       "json", po::value<std::string>(), "write the figures as JSON");
   po::variables_map vm = parseCommand("bench", "bench [options]", desc, {}, args);
+  if (vm.count("json")) checkOutputs({{"json", vm["json"].as<std::string>()}}, {});
   const int size = vm["size"].as<int>(), repeat = vm["repeat"].as<int>();
   if (size < 32 || size > 1024 || size % 32) throw std::invalid_argument("--size: a multiple of 32 in [32, 1024]");
   if (repeat < 1 || repeat > 100) throw std::invalid_argument("--repeat: an integer in [1, 100]");

@@ -93,6 +93,20 @@ isa::Dim3 parseDim3(const std::string& text, const char* option) {
   return d;
 }
 
+std::vector<InputFile> scenarioInputs(const scenario::Scenario& s) {
+  std::vector<InputFile> out;
+  for (const auto& [what, path] : s.inputFiles()) out.push_back({what, path});
+  return out;
+}
+
+// The output options given, as OutputFiles.
+std::vector<OutputFile> outputsOf(const po::variables_map& vm, std::initializer_list<const char*> options) {
+  std::vector<OutputFile> out;
+  for (const char* o : options)
+    if (vm.count(o)) out.push_back({o, vm[o].as<std::string>()});
+  return out;
+}
+
 isa::Kernel loadAnyKernel(const std::string& path) { return scenario::loadKernelFile(path); }
 
 int cmdAsm(const std::vector<std::string>& args) {
@@ -110,6 +124,7 @@ int cmdAsm(const std::vector<std::string>& args) {
   int warp = vm["warp-size"].as<int>();
   if (window < 1 || window > 8) throw std::invalid_argument("--window " + std::to_string(window) + " is outside [1, 8]");
   if (warp < 1 || warp > 32) throw std::invalid_argument("--warp-size " + std::to_string(warp) + " is outside [1, 32]");
+  checkOutputs(outputsOf(vm, {"output"}), {{"kernel file", vm["kernel"].as<std::string>()}});
   isa::Kernel k = loadAnyKernel(vm["kernel"].as<std::string>());
   if (vm.count("hints")) {
     isa::Cfg cfg(k);
@@ -165,6 +180,7 @@ int cmdEmulateScenario(const std::vector<std::string>& args) {
   scenario::Overrides o;
   o.sets = limitSets(vm);
   scenario::applyOverrides(s, o);
+  checkOutputs(outputsOf(vm, {"json"}), scenarioInputs(s));
   scenario::ScenarioResult r = scenario::runScenario(s, !vm.count("no-study"));
   scenario::printScenarioResult(std::cout, r);
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), scenario::toJson(r));
@@ -194,6 +210,9 @@ int cmdRun(const std::vector<std::string>& args) {
   if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
   for (const auto& kv : limitSets(vm)) o.sets.push_back(kv);
   scenario::applyOverrides(s, o);
+  std::vector<InputFile> inputs = scenarioInputs(s);
+  inputs.push_back({"energy table", energy.tableFile});
+  checkOutputs(outputsOf(vm, {"json", "power-trace"}), inputs);
   scenario::ScenarioResult r = scenario::runScenarioTimed(s, &energy, vm.count("limit-study") > 0);
   scenario::printScenarioResult(std::cout, r);
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), scenario::toJson(r));
@@ -227,6 +246,7 @@ int cmdEmulate(const std::vector<std::string>& args) {
         throw std::invalid_argument("--opt '" + kv + "': expected key=integer");
       opts[kv.substr(0, eq)] = v;
     }
+  checkOutputs(outputsOf(vm, {"json"}), {});
   config::ConfigLoader limits;  // --max-instructions, checked as the parameter it sets
   limits.setAll(limitSets(vm));
   const long long maxInstructions = limits.resolve().limits.max_instructions;

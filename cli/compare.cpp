@@ -208,6 +208,14 @@ int cmdCompare(const std::vector<std::string>& args) {
   scenario::applyOverrides(s, o);
   energyRequestFrom(vm);  // the energy table and operating point, checked once here
   const std::vector<std::string> energyArgs = energyArguments(vm);
+  {
+    std::vector<InputFile> inputs;
+    for (const auto& [what, path] : s.inputFiles()) inputs.push_back({what, path});
+    std::vector<OutputFile> outputs;
+    for (const char* o : {"json", "chart"})
+      if (vm.count(o)) outputs.push_back({o, vm[o].as<std::string>()});
+    checkOutputs(outputs, inputs);
+  }
   std::string chart;
   if (vm.count("chart")) {
     chart = vm["chart"].as<std::string>();

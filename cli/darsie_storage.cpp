@@ -25,6 +25,9 @@ int cmdDarsieStorage(const std::vector<std::string>& args) {
       "warps-per-tb", po::value<int>()->default_value(0), "warps per block (mask width), 1..1024; 0: 1024 / warp size")(
       "json", po::value<std::string>(), "write the table as JSON");
   po::variables_map vm = parseCommand("darsie-storage", "darsie-storage [options]", desc, {}, args);
+  if (vm.count("json"))
+    checkOutputs({{"json", vm["json"].as<std::string>()}},
+                 {{"configuration file", vm.count("config") ? vm["config"].as<std::string>() : ""}});
 
   darsie::StorageParams p;
   auto width = [&](const char* option, int& field) {

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,5 +13,21 @@ namespace simtlm::cli {
 void writeJsonAtomically(const std::string& path, const nlohmann::json& j);
 // Writes bytes to `path` the same way.
 void writeFileAtomically(const std::string& path, const std::string& bytes);
+
+// An output file a command will write: the option that names it and its path.
+struct OutputFile {
+  std::string option, path;
+};
+// An input the command reads: what it is ("scenario file") and its path.
+struct InputFile {
+  std::string what, path;
+};
+// Checks, before anything runs, that each output can be written: it is not one of the inputs
+// (nor another output), not a folder, and its folder exists and is writable. Throws
+// std::invalid_argument naming the option, the path and the system's reason.
+void checkOutputs(const std::vector<OutputFile>& outputs, const std::vector<InputFile>& inputs);
+// Checks that `dir` can hold a command's output files: a folder that exists (or can be made:
+// its nearest existing parent is a writable folder). Throws std::invalid_argument naming `option`.
+void checkOutputFolder(const std::string& option, const std::string& dir);
 
 }  // namespace simtlm::cli

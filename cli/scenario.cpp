@@ -55,6 +55,18 @@ bool Scenario::expectsError() const {
   return false;
 }
 
+std::vector<std::pair<std::string, std::string>> Scenario::inputFiles() const {
+  std::vector<std::pair<std::string, std::string>> out = {{"scenario file", file}};
+  if (!configFile.empty()) out.emplace_back("configuration file", configFile);
+  for (const auto& l : launches)
+    if (!l.kernelFile.empty()) out.emplace_back("kernel file", l.kernelFile);
+  for (const auto& b : buffers)
+    if (!b.init.file.empty()) out.emplace_back("word file", b.init.file);
+  for (const auto& c : checks)
+    if (!c.expected.file.empty()) out.emplace_back("word file", c.expected.file);
+  return out;
+}
+
 namespace {
 
 void parseConfig(const yaml::Map& top, Scenario& s, const std::string& baseDir) {

@@ -97,6 +97,9 @@ struct Scenario {
 
   const Buffer* findBuffer(const std::string& name) const;
   bool expectsError() const;
+  // Every file the scenario reads, as (what, path): itself, its configuration, kernels and
+  // word files (so that no output overwrites one).
+  std::vector<std::pair<std::string, std::string>> inputFiles() const;
 };
 
 // Mechanisms a scenario may name (only the baseline exists so far).

@@ -3,6 +3,7 @@
 // again, so an interrupted sweep resumes); then results.csv and the figures (docs/sweeps.md).
 #include "cli/sweep.h"
 #include "cli/options.h"
+#include "cli/results.h"
 
 #include <algorithm>
 #include <atomic>
@@ -59,6 +60,7 @@ int cmdSweep(const std::vector<std::string>& args) {
   if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs " + std::to_string(jobs) + " is outside [1, 64]");
   const SweepSpec spec = loadSweep(vm["sweep"].as<std::string>());
   const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "sweep-" + spec.name;
+  checkOutputFolder("out", out);
   // Absolute, so that printed command lines run from any directory.
   const std::string pointsDir = std::filesystem::absolute(out + "/points").lexically_normal().string();
   auto jsonOf = [&](const SweepPoint& p) { return pointsDir + "/" + p.id() + ".json"; };
