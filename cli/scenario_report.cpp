@@ -116,18 +116,23 @@ void printScenarioResult(std::ostream& out, const ScenarioResult& r) {
     out << "\n";
   }
   if (!r.error.empty()) out << "  the run stopped: " << r.error << "\n";
-  size_t failed = 0;
+  size_t passed = 0, skipped = 0;
   for (size_t i = 0; i < s.checks.size(); ++i) {
     const auto& c = s.checks[i];
     const auto& o = r.checks[i];
-    failed += !o.passed;
+    skipped += o.skipped;  // not evaluated: neither passed nor failed
+    passed += o.passed && !o.skipped;
     out << "  check " << i + 1 << " (line " << c.where.line << ") " << c.describe() << ": "
         << (o.skipped ? "skipped" : o.passed ? "PASSED" : "FAILED");
     if (!o.message.empty() && (!o.passed || c.kind == Check::Kind::Stat)) out << " (" << o.message << ")";
     out << "\n";
   }
   out << "scenario " << s.name << ": " << (r.passed ? "PASSED" : "FAILED");
-  if (!s.checks.empty()) out << " (" << s.checks.size() - failed << " of " << s.checks.size() << " checks passed)";
+  if (!s.checks.empty()) {
+    out << " (" << passed << " of " << s.checks.size() << " checks passed";
+    if (skipped) out << ", " << skipped << " skipped";
+    out << ")";
+  }
   out << "\n";
 }
 

@@ -29,6 +29,22 @@ bool needsLimitStudy(const Scenario& s) {
   return false;
 }
 
+// A statistic check names a statistic of the timing model: every one is registered once the
+// platform is built, so a misspelt name is an error here, before anything runs.
+void checkStatNames(const Scenario& s, const stats::Registry& registry) {
+  for (size_t i = 0; i < s.checks.size(); ++i) {
+    const Check& c = s.checks[i];
+    if (c.kind != Check::Kind::Stat || c.stat.rfind("interp.", 0) == 0 || c.stat.rfind("limit.", 0) == 0 ||
+        registry.contains(c.stat))
+      continue;
+    std::vector<std::string> names;
+    for (const auto& e : registry.entries()) names.push_back(e.name);
+    const std::string best = yaml::nearest(c.stat, names);
+    yaml::fail(c.where, "checks[" + std::to_string(i) + "].stat: unknown statistic '" + c.stat + "' (not one of the timing model's)" +
+                            (best.empty() ? "; docs/statistics.md lists them" : "; did you mean '" + best + "'?"));
+  }
+}
+
 }  // namespace
 
 void applyOverrides(Scenario& s, const Overrides& o) {
@@ -63,19 +79,6 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   r.engine = Engine::Timing;
   r.limitStudy = limitStudy || needsLimitStudy(s);
 
-  // The reference: the functional interpreter on its own memory.
-  isa::GlobalMemory reference;
-  std::vector<LaunchOutcome> refLaunches;
-  const std::string refError = runOnInterpreter(s, reference, r.limitStudy, &refLaunches);
-  nlohmann::json refStats = nlohmann::json::object();
-  for (const auto& l : refLaunches) addStats(refStats, l.stats);
-  if (!cli::limitHint(refError).empty()) {  // a runaway kernel: the timing model would only run away too
-    r.error = "the functional interpreter (the reference run) stopped: " + refError;
-    r.stats = refStats;
-    evaluateChecks(r, reference, nullptr);
-    return r;
-  }
-
   // The timing run: every launch prepared up front (workload set-ups only touch their own
   // buffers), then handed to the host driver one after another.
   isa::GlobalMemory mem;
@@ -93,7 +96,6 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
     next++;
     return true;
   };
-  auto start = std::chrono::steady_clock::now();
   config::GpuConfig cfg = s.config;  // the platform keeps a reference: it lives as long
   cfg.mechanism = config::mechanismFromName(s.mechanism);
   // The machine runs one warp size (gpu.warp_size): that of the launches, which the interpreter
@@ -108,6 +110,21 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   }
   if (!steps.empty()) cfg.gpu.warp_size = static_cast<int>(steps[0].config.warpSize);
   auto top = std::make_unique<gpu::Platform>("top", cfg, registry, jobs);
+  checkStatNames(s, registry);
+
+  // The reference: the functional interpreter on its own memory.
+  isa::GlobalMemory reference;
+  std::vector<LaunchOutcome> refLaunches;
+  const std::string refError = runOnInterpreter(s, reference, r.limitStudy, &refLaunches);
+  nlohmann::json refStats = nlohmann::json::object();
+  for (const auto& l : refLaunches) addStats(refStats, l.stats);
+  if (!cli::limitHint(refError).empty()) {  // a runaway kernel: the timing model would only run away too
+    r.error = "the functional interpreter (the reference run) stopped: " + refError;
+    r.stats = refStats;
+    evaluateChecks(r, reference, nullptr);
+    return r;
+  }
+  auto start = std::chrono::steady_clock::now();
   nlohmann::json before = registry.toJson();
   top->host.onJobDone = [&](const gpu::HostJob&, const gpu::HostResult& res) {
     const size_t i = next - 1;
