@@ -154,11 +154,12 @@ int cmdDisasm(const std::vector<std::string>& args) {
   return 0;
 }
 
-// The one stderr line of a failed scenario; a run stopped by a limit says which and how to raise it.
+// The one stderr line of a failed scenario: the first line of the error that stopped the run,
+// and for a run limit how to raise it.
 void reportFailure(const scenario::Scenario& s, const scenario::ScenarioResult& r) {
   std::cerr << "simtlm: error: scenario " << s.name << " FAILED";
-  if (const std::string hint = limitHint(r.error); !hint.empty())
-    std::cerr << ": " << r.error.substr(0, std::min(r.error.find("; where each warp was"), r.error.find('\n'))) << "; " << hint;
+  if (!r.error.empty()) std::cerr << ": " << r.error.substr(0, std::min(r.error.find("; where each warp was"), r.error.find('\n')));
+  if (const std::string hint = limitHint(r.error); !hint.empty()) std::cerr << "; " << hint;
   std::cerr << "\n";
 }
 

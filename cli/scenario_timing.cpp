@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <regex>
 #include <stdexcept>
 
 #include "cli/config_loader.h"
@@ -27,6 +28,13 @@ bool needsLimitStudy(const Scenario& s) {
   for (const auto& c : s.checks)
     if (c.kind == Check::Kind::Stat && c.stat.rfind("limit.", 0) == 0) return true;
   return false;
+}
+
+// The GPU sees code, not names: its errors name the kernel by its address ("kernel
+// '0x00001000'"). The command line knows the name: put it in.
+std::string namedKernel(std::string error, const std::string& name) {
+  static const std::regex address("kernel '0x[0-9a-f]+'");
+  return std::regex_replace(error, address, "kernel '" + name + "'", std::regex_constants::format_first_only);
 }
 
 // A statistic check names a statistic of the timing model: every one is registered once the
@@ -133,7 +141,8 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
       return;
     }
     if (res.errorCode != 0) {  // the GPU names the kernel by its address; say which launch
-      r.error = s.launches[steps[i].launch].path + " (" + steps[i].label + "): " + top->gpu.lastError();
+      r.error = s.launches[steps[i].launch].path + " (" + steps[i].label + "): " +
+                namedKernel(top->gpu.lastError(), steps[i].kernel->name);
       if (const std::string hint = cli::limitHint(r.error); !hint.empty()) r.error += "  " + hint;
       return;
     }

@@ -30,8 +30,7 @@ std::string GridEngine::start(const KernelImage& image) {
   for (auto& sm : sms_) sm->startKernel(image_);
   if (!sms_.empty() && !sms_[0]->canAdmit()) {
     state_ = State::Idle;
-    return "a block of kernel '" + image.kernel->name + "' needs more resources than an SM has " +
-           "(check sm.num_warps, sm.max_blocks, sm.num_registers and shared.size)";
+    return "a block of kernel '" + image.kernel->name + "' needs more resources than an SM has: " + shortfall();
   }
   totalBlocks_ = blocksLeft_ = image_.launch.grid.count();
   nextBlock_ = 0;
@@ -99,6 +98,30 @@ std::string GridEngine::stuckReport() const {
          (memory_ ? ": no warp went on and memory owes no answer\n" : "\n");
   for (auto& sm : sms_) e += sm->describeWarps();
   return e;
+}
+
+// Which resource an empty SM lacks for one block of image_, how much is needed and how much
+// there is (the checks of SmCore::canAdmit, in its order).
+std::string GridEngine::shortfall() const {
+  const isa::Kernel& k = *image_.kernel;
+  const uint64_t W = image_.launch.warpSize, threads = image_.launch.block.count();
+  const uint64_t warps = (threads + W - 1) / W;
+  const uint64_t regs = warps * W * static_cast<uint64_t>(k.numRegs);
+  const auto n = [](uint64_t v) { return std::to_string(v); };
+  if (warps > static_cast<uint64_t>(cfg_.sm.num_warps))
+    return "warps: " + n(warps) + " needed (" + n(threads) + " threads in warps of " + n(W) + "), " +
+           n(cfg_.sm.num_warps) + " on an SM (sm.num_warps)";
+  if (regs > static_cast<uint64_t>(cfg_.sm.num_registers))
+    return "registers: " + n(regs) + " needed (" + n(warps) + " warps x " + n(W) + " threads x " + n(k.numRegs) +
+           " registers), " + n(cfg_.sm.num_registers) + " on an SM (sm.num_registers)";
+  const uint64_t row = static_cast<uint64_t>(cfg_.shared.banks) * static_cast<uint64_t>(cfg_.shared.bank_width);
+  const uint64_t shared = (k.sharedBytes + row - 1) / row * row;
+  if (shared > static_cast<uint64_t>(cfg_.shared.size))
+    return "shared memory: " + n(shared) + " bytes needed (" + n(k.sharedBytes) + " rounded up to whole bank rows of " +
+           n(row) + "), " + n(cfg_.shared.size) + " on an SM (shared.size)";
+  return "registers: " + n(regs) + " needed (" + n(warps) + " warps x " + n(W) + " threads x " + n(k.numRegs) +
+         ") with the mechanism's own (DARSIE's rename pool, darsie.rename_regs) in contiguous ranges of the register "
+         "file's banks, " + n(cfg_.sm.num_registers) + " on an SM (sm.num_registers, regfile.banks)";
 }
 
 std::string GridEngine::limitReached() const {

@@ -59,6 +59,7 @@ class GridEngine {
   std::string stuckReport() const;
   // The run limits (limits.max_cycles, limits.max_instructions): the report when one is reached.
   std::string limitReached() const;
+  std::string shortfall() const;  // why a block of image_ cannot fit on an empty SM
 
   const config::GpuConfig& cfg_;
   std::vector<GlobalMemoryPort*> ports_;
