@@ -22,6 +22,7 @@
 #include "isa/bow_hints.h"
 #include "isa/darsie_analysis.h"
 #include "isa/diagnostics.h"
+#include "isa/input_file.h"
 #include "isa/disassembler.h"
 #include "cli/config_loader.h"
 
@@ -326,14 +327,14 @@ int run(int argc, char** argv) {
     return 2;
   } catch (const HelpShown&) {
     return 0;
-  } catch (const InputError& e) {
-    std::cerr << e.what() << "\n";
+  } catch (const InputError& e) {  // messages may quote input: never its raw bytes
+    std::cerr << printableText(e.what()) << "\n";
   } catch (const ExecError& e) {
-    std::cerr << "simtlm: error: " << e.what() << "\n";
+    std::cerr << "simtlm: error: " << printableText(e.what()) << "\n";
   } catch (const po::error& e) {
-    std::cerr << "simtlm: error: " << e.what() << " (see simtlm --help)\n";
+    std::cerr << "simtlm: error: " << printableText(e.what()) << " (see simtlm --help)\n";
   } catch (const std::exception& e) {
-    std::cerr << "simtlm: error: " << e.what() << "\n";
+    std::cerr << "simtlm: error: " << printableText(e.what()) << "\n";
   }
   return 1;
 }

@@ -1,5 +1,7 @@
 #include "cli/config_loader.h"
 
+#include "isa/input_file.h"
+
 #include <boost/program_options.hpp>
 #include <fstream>
 #include <sstream>
@@ -69,11 +71,7 @@ std::string assignmentError(GpuConfig& c, const std::string& key, const std::str
 }
 
 void ConfigLoader::loadFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, 0, "cannot open configuration file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  loadText(ss.str(), path);
+  loadText(readInputFile(path, "configuration file"), path);
 }
 
 void ConfigLoader::loadText(const std::string& text, const std::string& name) {

@@ -1,4 +1,6 @@
 // Loading a scenario file: the top level, the machine configuration and the buffers.
+
+#include "isa/input_file.h"
 // Launches and checks are read in scenario_launch.cpp and scenario_checks.cpp.
 #include "cli/scenario.h"
 
@@ -32,11 +34,7 @@ std::string repoDir() {
 
 isa::Kernel loadKernelFile(const std::string& path) {
   if (path.size() > 4 && path.substr(path.size() - 4) == ".bin") {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, 0, 0, "cannot open file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    isa::Kernel k = isa::deserializeKernel(ss.str(), path);
+    isa::Kernel k = isa::deserializeKernel(readInputFile(path, "kernel binary", false), path);
     isa::checkKernel(k);
     return k;
   }
@@ -77,6 +75,7 @@ void parseConfig(const yaml::Map& top, Scenario& s, const std::string& baseDir) 
     where = c;
     s.configFile = resolvePath(c->str(), {baseDir, repoDir()});
     std::error_code ec;
+    if (std::filesystem::is_directory(s.configFile, ec)) c->fail("'" + s.configFile + "' is a folder, not a configuration file");
     if (!std::filesystem::is_regular_file(s.configFile, ec)) c->fail("cannot open '" + s.configFile + "'");
     loader.loadFile(s.configFile);  // its errors name the INI file, line and column
   }
@@ -189,13 +188,9 @@ Scenario loadScenarioText(const std::string& text, const std::string& fileName, 
 }
 
 Scenario loadScenario(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ec;
-  if (!in || std::filesystem::is_directory(path, ec)) throw InputError(path, 0, 0, "cannot open scenario file");
-  std::stringstream ss;
-  ss << in.rdbuf();
+  const std::string text = readInputFile(path, "scenario file");
   std::string dir = std::filesystem::path(path).parent_path().string();
-  return loadScenarioText(ss.str(), path, dir.empty() ? "." : dir);
+  return loadScenarioText(text, path, dir.empty() ? "." : dir);
 }
 
 }  // namespace simtlm::scenario

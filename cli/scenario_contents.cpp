@@ -87,6 +87,7 @@ std::string resolvePath(const std::string& path, const std::vector<std::string>&
 std::vector<uint32_t> readWordFile(const yaml::Value& v, const std::string& baseDir, std::string& resolved) {
   resolved = resolvePath(v.str(), {baseDir});
   std::error_code ec;
+  if (std::filesystem::is_directory(resolved, ec)) v.fail("'" + resolved + "' is a folder, not a word file");
   if (!std::filesystem::is_regular_file(resolved, ec)) v.fail("cannot open '" + resolved + "'");
   auto size = std::filesystem::file_size(resolved, ec);
   if (ec) v.fail("cannot read '" + resolved + "'");

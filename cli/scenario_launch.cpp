@@ -110,6 +110,7 @@ Launch parseLaunch(const yaml::Value& v, const Scenario& s, const std::string& b
   yaml::Value kv = m.get("kernel");
   l.kernelFile = resolvePath(kv.str(), {baseDir, workloads::kernelDir()});
   std::error_code ec;
+  if (std::filesystem::is_directory(l.kernelFile, ec)) kv.fail("'" + l.kernelFile + "' is a folder, not a kernel file");
   if (!std::filesystem::is_regular_file(l.kernelFile, ec))
     kv.fail("cannot find kernel '" + kv.str() + "' (looked next to the scenario and in " + workloads::kernelDir() + ")");
   isa::Kernel& k = l.kernels.emplace_back(loadKernelFile(l.kernelFile));  // errors name file, line, column

@@ -1,5 +1,7 @@
 #include "cli/sweep_spec.h"
 
+#include "isa/input_file.h"
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -50,11 +52,7 @@ std::vector<std::string> SweepPoint::runArgs(const std::string& configFile, cons
 }
 
 SweepSpec loadSweep(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, 0, "cannot read the sweep file");
-  std::stringstream text;
-  text << in.rdbuf();
-  const yaml::Value doc = yaml::parseDocument(text.str(), path);
+  const yaml::Value doc = yaml::parseDocument(readInputFile(path, "sweep file"), path);
   yaml::Map top(doc, {"name", "description", "scenarios", "mechanisms", "config", "set"});
   const std::string dir = std::filesystem::path(path).parent_path().string();
   const std::string repo = scenario::repoDir();

@@ -1,5 +1,7 @@
 #include "isa/assembler.h"
 
+#include "isa/input_file.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -482,11 +484,7 @@ Kernel assemble(const std::string& text, const std::string& fileName) {
 }
 
 Kernel assembleFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, 0, "cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return assemble(ss.str(), path);
+  return assemble(readInputFile(path, "assembly file"), path);
 }
 
 }  // namespace simtlm::isa

@@ -2,7 +2,7 @@
 # Optional: EXPECT_STDOUT, a |-separated list of texts stdout must contain (a run's report);
 # NO_STDOUT: stdout must be empty (the error came before anything ran); COPY, a |-separated list
 # of SRC>DST: each SRC is copied to DST before the run, and DST must still equal SRC after it (an
-# input the command must not overwrite).
+# input the command must not overwrite); PRINTABLE_STDERR: stderr holds no raw control bytes.
 if(DEFINED COPY)
   string(REPLACE "|" ";" copies "${COPY}")
   foreach(c IN LISTS copies)
@@ -33,6 +33,13 @@ if(DEFINED EXPECT_STDOUT)
       message(FATAL_ERROR "expected stdout to contain:\n  ${w}\ngot:\n${out}")
     endif()
   endforeach()
+endif()
+if(PRINTABLE_STDERR)  # the message holds no raw control or non-UTF-8 bytes of the input
+  string(ASCII 1 2 3 4 5 6 7 8 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 127 controls)
+  string(REGEX MATCH "[${controls}]" raw "${err}")
+  if(NOT raw STREQUAL "")
+    message(FATAL_ERROR "stderr echoes raw bytes of the input:\n${err}")
+  endif()
 endif()
 if(NO_STDOUT AND NOT "${out}" STREQUAL "")
   message(FATAL_ERROR "expected no output on stdout (nothing should have run), got:\n${out}")

@@ -1,5 +1,7 @@
 #include "model/energy/table.h"
 
+#include "isa/input_file.h"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -95,12 +97,7 @@ EnergyTable parseTable(const std::string& text, const std::string& fileName) {
 }
 
 EnergyTable loadTable(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ec;
-  if (!in || std::filesystem::is_directory(path, ec)) throw InputError(path, 0, 0, "cannot open energy table");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parseTable(ss.str(), path);
+  return parseTable(readInputFile(path, "energy table"), path);
 }
 
 }  // namespace simtlm::energy

@@ -127,7 +127,7 @@ TEST(EnergyTable, UnreadableFileIsNamed) {
     energy::loadTable("/nonexistent/table.yaml");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "/nonexistent/table.yaml: error: cannot open energy table");
+    EXPECT_EQ(std::string(e.what()), "/nonexistent/table.yaml: error: cannot open the energy table: No such file or directory");
   }
 }
 

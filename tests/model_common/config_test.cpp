@@ -140,7 +140,7 @@ TEST(Config, MalformedFiles) {
             "bad.ini:3:1: error: sm.num_warps is set twice (first on line 2)");
   EXPECT_EQ(setError("sm.num_warps"), "--set 'sm.num_warps': expected key=value");
   EXPECT_EQ(messageOf<simtlm::InputError>([] { ConfigLoader().loadFile("/nonexistent/x.ini"); }),
-            "/nonexistent/x.ini: error: cannot open configuration file");
+            "/nonexistent/x.ini: error: cannot open the configuration file: No such file or directory");
 }
 
 TEST(Config, BadFileLeavesLoaderUnchanged) {
