@@ -164,7 +164,7 @@ INSTANTIATE_TEST_SUITE_P(Found, RandomKernelRegression, ::testing::ValuesIn(kReg
 struct Cli {
   bool active = false;
   uint64_t first = 0, last = 0;
-  bool verbose = false;
+  bool verbose = false, platform = false;
   std::string scenarioDir;  // --write-scenario=DIR: write the kernels as scenarios, run nothing
   std::string mechanism, sizes;
   std::vector<std::string> on, off;
@@ -208,6 +208,21 @@ int runCli(const Cli& cli) {
     if (cli.first != cli.last && knownFailingSeed(seed)) {
       std::cout << "skipped seed " << seed << " (kKnownFailingSeeds: " << knownFailingSeed(seed)->symptom << ")\n";
       ++skipped;
+      continue;
+    }
+    if (cli.platform) {  // `simtlm run` under each selected mechanism, default sizes
+      std::set<config::Mechanism> done;
+      bool failed = false;
+      for (const RunSpec& run : runs) {
+        if (!done.insert(run.mechanism).second) continue;
+        ++total;
+        const std::string f = checkSeedOnPlatform(seed, opt, run.mechanism);
+        if (f.empty()) continue;
+        failed = true;
+        ++failedRuns;
+        std::cout << "FAILED " << f << std::flush;
+      }
+      failedSeeds += failed;
       continue;
     }
     const SeedResult r = checkSeed(seed, opt, runs, cli.verbose);
@@ -260,6 +275,8 @@ int main(int argc, char** argv) {
         cli.scenarioDir = value("--write-scenario=");
       } else if (a.rfind("--kernel=", 0) == 0) {
         gKernelFile = value("--kernel=");
+      } else if (a == "--platform") {
+        cli.platform = true;
       } else if (a == "--verbose") {
         cli.verbose = true;
       } else if (a == "--ignore-known-bugs") {
