@@ -244,6 +244,7 @@ int cmdCompare(const std::vector<std::string>& args) {
   };
   std::cout << "simtlm compare: scenario " << s.name << " (" << file << "), " << mechanisms.size()
             << " mechanisms, one child process each" << std::endl;
+  stopChildrenOnSignal();
   std::vector<std::thread> pool;
   for (int t = 0; t < std::min<int>(jobs, static_cast<int>(rows.size())); ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();

@@ -15,4 +15,9 @@ struct ChildResult {
 // Runs this program (/proc/self/exe) with `args` and waits for it.
 ChildResult runSelf(const std::vector<std::string>& args);
 
+// From now on SIGINT and SIGTERM to this process first send SIGTERM to every child runSelf has
+// running, then end the process as the signal would have (a sweep or compare stopped with
+// Ctrl-C or kill leaves no simulation behind).
+void stopChildrenOnSignal();
+
 }  // namespace simtlm::cli

@@ -37,11 +37,12 @@ std::string shellWord(const std::string& w) {
   return q + "'";
 }
 
+// A point is done when its result file says it passed: a failed point runs again on resume.
 bool hasResult(const std::string& json) {
   std::ifstream in(json);
   if (!in) return false;
   try {
-    return nlohmann::json::parse(in).contains("result");
+    return nlohmann::json::parse(in).value("result", "") == "passed";
   } catch (const std::exception&) {
     return false;  // a partial file is not a result (run writes atomically, but be safe)
   }
@@ -83,6 +84,7 @@ int cmdSweep(const std::vector<std::string>& args) {
   std::cerr << "simtlm sweep " << spec.name << ": " << spec.points.size() << " points, " << todo.size()
             << " to run, " << jobs << " at a time, results in " << out << std::endl;
 
+  stopChildrenOnSignal();
   std::atomic<size_t> next{0};
   std::mutex printing;
   size_t done = 0;
@@ -100,7 +102,7 @@ int cmdSweep(const std::vector<std::string>& args) {
       std::cerr << "[" << done << "/" << todo.size() << "] " << p.id() << ": "
                 << (r.exitCode == 0 ? "passed" : "FAILED (exit " + std::to_string(r.exitCode) + ")") << ", "
                 << line << std::endl;
-      if (r.exitCode != 0 && !hasResult(jsonOf(p))) failures.push_back(p.id() + ":\n" + r.output);
+      if (r.exitCode != 0 && !std::filesystem::exists(jsonOf(p))) failures.push_back(p.id() + ":\n" + r.output);
     }
   };
   std::vector<std::thread> pool;
@@ -111,7 +113,8 @@ int cmdSweep(const std::vector<std::string>& args) {
   const SweepTable table = aggregateSweep(spec, jsonOf);
   writeSweepOutputs(spec, table, out);
   printSweepTable(std::cout, table);
-  std::cout << "simtlm sweep " << spec.name << ": " << table.rows.size() << " of " << spec.points.size()
+  std::cout << "simtlm sweep " << spec.name << ": "
+            << std::count_if(table.rows.begin(), table.rows.end(), [](const SweepRow& r) { return r.hasResult; }) << " of " << spec.points.size()
             << " points with results; " << out << "/results.csv, " << out << "/fig8_speedup.svg, " << out
             << "/fig9_instructions.svg" << (table.hasEnergy ? ", " + out + "/fig11_energy.svg" : "")
             << (std::any_of(table.rows.begin(), table.rows.end(), [](const SweepRow& r) { return r.hasLimit; })

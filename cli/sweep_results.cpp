@@ -48,20 +48,21 @@ std::string pointGroup(const SweepPoint& p) {
 SweepTable aggregateSweep(const SweepSpec& spec, const std::function<std::string(const SweepPoint&)>& jsonOf) {
   SweepTable t;
   for (const SweepPoint& p : spec.points) {
-    std::ifstream in(jsonOf(p));
-    if (!in) {
-      t.allPassed = false;
-      continue;
-    }
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(in);
-    } catch (const std::exception&) {
-      t.allPassed = false;
-      continue;
-    }
     SweepRow r;
     r.point = &p;
+    std::ifstream in(jsonOf(p));
+    nlohmann::json j;
+    try {
+      if (in) j = nlohmann::json::parse(in);
+    } catch (const std::exception&) {
+      j = nullptr;
+    }
+    if (!j.is_object()) {  // no result: a failed point all the same
+      r.hasResult = false;
+      t.allPassed = false;
+      t.rows.push_back(r);
+      continue;
+    }
     r.passed = j.value("result", "") == "passed";
     const nlohmann::json& s = j["stats"];
     r.cycles = s.value("gpu.cycles", 0.0);
@@ -95,7 +96,7 @@ SweepTable aggregateSweep(const SweepSpec& spec, const std::function<std::string
     if (r.point->mechanism == "baseline") base[pointGroup(*r.point)] = &r;
   for (SweepRow& r : t.rows) {
     auto it = base.find(pointGroup(*r.point));
-    if (it == base.end()) continue;
+    if (it == base.end() || !r.passed || !it->second->passed) continue;
     const SweepRow& b = *it->second;
     if (r.cycles > 0) r.speedup = b.cycles / r.cycles;
     if (b.issued > 0) r.instructions = r.issued / b.issued;
@@ -109,24 +110,41 @@ void printSweepTable(std::ostream& out, const SweepTable& t) {
   std::snprintf(line, sizeof line, "  %-36s %-20s %12s %8s %9s %8s  %s\n", "scenario", "mechanism", "cycles",
                 "speedup", "executed", "energy", "checks");
   out << line;
-  // (mechanism, "1D"/"2D"/"all"): sum of log speedup, count
-  std::map<std::pair<std::string, std::string>, std::pair<double, int>> logs;
+  // (mechanism, "1D"/"2D"/"all"): sum of log speedup, points in the mean, points left out as failed
+  struct Mean {
+    double logs = 0;
+    int points = 0, failed = 0;
+  };
+  std::map<std::pair<std::string, std::string>, Mean> means;
+  auto ratio = [](double v) {  // 0: no ratio (no baseline, or a failed point)
+    char b[16];
+    std::snprintf(b, sizeof b, "%.3f", v);
+    return v > 0 ? std::string(b) : std::string("n/a");
+  };
   for (const SweepRow& r : t.rows) {
-    std::snprintf(line, sizeof line, "  %-36s %-20s %12.0f %8.3f %9.3f %8.3f  %s\n", pointGroup(*r.point).c_str(),
-                  r.point->mechanism.c_str(), r.cycles, r.speedup, r.instructions, r.energy,
-                  r.passed ? "passed" : "FAILED");
+    std::snprintf(line, sizeof line, "  %-36s %-20s %12s %8s %9s %8s  %s\n", pointGroup(*r.point).c_str(),
+                  r.point->mechanism.c_str(), r.hasResult ? formatNumber(r.cycles).c_str() : "-", ratio(r.speedup).c_str(),
+                  ratio(r.instructions).c_str(), ratio(r.energy).c_str(),
+                  r.passed ? "passed" : r.hasResult ? "FAILED" : "FAILED (no result)");
     out << line;
-    if (r.speedup > 0)
-      for (const std::string& g : {r.dims, std::string("all")}) {
-        auto& l = logs[{r.point->mechanism, g}];
-        l.first += std::log(r.speedup);
-        l.second++;
+    for (const std::string& g : {r.dims, std::string("all")}) {
+      if (g.empty()) continue;
+      Mean& m = means[{r.point->mechanism, g}];
+      if (r.speedup > 0) {
+        m.logs += std::log(r.speedup);
+        m.points++;
+      } else if (!r.passed) {
+        m.failed++;
       }
+    }
   }
-  for (const auto& [key, l] : logs)
-    if (key.first != "baseline")
-      out << "  geomean speedup of " << key.first << " (" << key.second << ", " << l.second
-          << (l.second == 1 ? " point" : " points") << "): " << formatNumber(std::exp(l.first / l.second)) << "\n";
+  for (const auto& [key, m] : means) {
+    if (key.first == "baseline" || m.points + m.failed == 0) continue;
+    out << "  geomean speedup of " << key.first << " (" << key.second << ", " << m.points
+        << (m.points == 1 ? " point" : " points");
+    if (m.failed) out << "; " << m.failed << " failed, left out";
+    out << "): " << (m.points ? formatNumber(std::exp(m.logs / m.points)) : std::string("n/a")) << "\n";
+  }
   bool header = false;
   for (const SweepRow& r : t.rows) {
     if (!r.hasLimit || r.point->mechanism != "baseline") continue;  // one per group
@@ -150,9 +168,10 @@ void writeSweepOutputs(const SweepSpec& spec, const SweepTable& t, const std::st
     csv << r.point->scenario << "," << r.point->mechanism;
     for (const auto& kv : r.point->sets) csv << "," << kv.second;
     csv << "," << (r.passed ? "passed" : "failed");
-    for (double v : {r.cycles, r.issued, r.skipped, r.interpWarp, r.energyPj, r.dynamicPj, r.speedup, r.instructions,
-                     r.energy})
-      csv << "," << formatNumber(v);
+    for (double v : {r.cycles, r.issued, r.skipped, r.interpWarp, r.energyPj, r.dynamicPj})
+      csv << "," << (r.hasResult ? formatNumber(v) : "");
+    for (double v : {r.speedup, r.instructions, r.energy})  // empty: no ratio (no baseline, or failed)
+      csv << "," << (v > 0 ? formatNumber(v) : "");
     csv << "," << r.dims;
     if (r.hasLimit) {  // fractions of the warp instructions; empty where the run did no limit study
       for (double v : {r.gridRedundant, r.tbRedundant, r.warpRedundant, r.tbByStructure[0], r.tbByStructure[1],

@@ -18,7 +18,9 @@ struct SweepRow {
   const SweepPoint* point = nullptr;
   bool passed = false;
   double cycles = 0, issued = 0, skipped = 0, interpWarp = 0, energyPj = 0, dynamicPj = 0;
-  // To the baseline of the same scenario and grid values (0: no baseline result).
+  bool hasResult = true;  // false: the point's run left no result file (it could not run)
+  // To the baseline of the same scenario and grid values; 0 (n/a) when there is no baseline, or
+  // the point or its baseline failed: failed points stay out of every ratio and mean.
   double speedup = 0, instructions = 0, energy = 0;
   // "1D" or "2D": the first launch's block shape, by which DARSIE groups its geometric means.
   std::string dims;
