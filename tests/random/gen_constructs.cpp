@@ -230,7 +230,7 @@ void Gen::longBranchHistory(const Ctx& c) {
   ins("setp.eq.b32 p5, r10, 0");
   ins("mul.lo.u32 r10, " + lane + ", 129");
   ins("add.u32 r10, r10, " + cnt);
-  ins("and.b32 r10, r10, " + std::to_string(kInWords - 1));
+  ins("and.b32 r10, r10, " + std::to_string(kInWords - 2));  // even: the word after it is in IN too
   ins("shl.b32 r10, r10, 2");
   ins("add.u32 r10, r10, r3");
   ins("@p5 ld.global.b32 r11, [r10]");

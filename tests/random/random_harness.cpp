@@ -126,7 +126,7 @@ std::string checkSeedOnPlatform(uint64_t seed, const GenOptions& opt, config::Me
         line.find("stopped") != std::string::npos)
       why += "\n    " + line;
   return "random kernel " + g.describe() + "\n  on the full platform (simtlm run), mechanism " +
-         config::mechanismName(mechanism) + ":" + (why.empty() ? "\n    no PASSED line" : why) +
+         config::mechanismName(mechanism) + ":" + (why.empty() ? "\n    no PASSED line; the output:\n" + output : why) +
          "\n  reproduce: " + run + "\n  scenario written by: " + gProgram + " --seed=" + std::to_string(seed) +
          optionArgs(opt) + " --write-scenario=random_platform\n" + g.text;
 }
