@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "cli/progress.h"
 #include "cli/run_limits.h"
 #include "isa/annotate.h"
 #include "isa/diagnostics.h"
@@ -28,9 +29,12 @@ EmulateResult emulate(const std::string& workload, const workloads::Options& opt
   r.launches = steps.size();
   isa::LimitStudy study;  // one study over every launch: its totals add up
   auto start = std::chrono::steady_clock::now();
+  Progress progress("interpreter", 0, maxInstructions == UINT64_MAX ? 0 : maxInstructions);
   for (const auto& st : steps) {
     isa::LaunchConfig launch = st.launch;
     launch.maxWarpInstructions = maxInstructions - r.counts.warpInstructions;
+    if (progress.enabled())
+      launch.onProgress = [&progress, before = r.counts.warpInstructions](uint64_t n) { progress.update(0, before + n); };
     try {
       r.counts += isa::Interpreter(kernels.at(st.kernel), mem).run(launch, limitStudy ? &study : nullptr);
     } catch (const LimitError& e) {

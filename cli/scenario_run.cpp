@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/emulate.h"
+#include "cli/progress.h"
 #include "cli/run_limits.h"
 #include "isa/diagnostics.h"
 #include "isa/limit_study.h"
@@ -74,11 +75,16 @@ std::string runOnInterpreter(const Scenario& s, isa::GlobalMemory& mem, bool stu
   // limits.max_instructions holds for the run: each launch gets what the ones before it left.
   const long long limit = s.config.limits.max_instructions;
   uint64_t left = limit > 0 ? static_cast<uint64_t>(limit) : UINT64_MAX;
+  cli::Progress progress("interpreter", 0, limit > 0 ? static_cast<uint64_t>(limit) : 0);
   for (const auto& step : prepareLaunches(s, mem, static_cast<uint32_t>(s.config.gpu.warp_size))) {
     isa::LimitStudy limitStudy;
     isa::ExecCounts counts;
     isa::LaunchConfig config = step.config;
     config.maxWarpInstructions = left;
+    if (progress.enabled()) {
+      const uint64_t before = (limit > 0 ? static_cast<uint64_t>(limit) : UINT64_MAX) - left;
+      config.onProgress = [&progress, before](uint64_t n) { progress.update(0, before + n); };
+    }
     try {
       counts = isa::Interpreter(*step.kernel, mem).run(config, study ? &limitStudy : nullptr);
     } catch (const LimitError& e) {

@@ -1,5 +1,6 @@
 // `simtlm run SCENARIO`: the scenario on the timing model (model/gpu/platform.h), with the
 // functional interpreter as the reference for equals_interpreter checks and interp.* statistics.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -7,6 +8,7 @@
 #include <stdexcept>
 
 #include "cli/config_loader.h"
+#include "cli/progress.h"
 #include "cli/run_limits.h"
 #include "cli/scenario_eval.h"
 #include "isa/diagnostics.h"
@@ -161,6 +163,13 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
       sampler = std::make_unique<energy::PowerSampler>("power_sampler", *model, registry, energy->window,
                                                        top->kernel_started, top->irq);
   }
+  cli::Progress progress("timing model", static_cast<uint64_t>(std::max(0LL, cfg.limits.max_cycles)),
+                         static_cast<uint64_t>(std::max(0LL, cfg.limits.max_instructions)));
+  std::unique_ptr<cli::ProgressMonitor> monitor;  // only on a terminal: it adds SystemC events
+  if (progress.enabled())
+    monitor = std::make_unique<cli::ProgressMonitor>(
+        "progress", registry, sc_core::sc_time(1.0e6 / cfg.gpu.core_clock_mhz, sc_core::SC_PS),
+        [&] { return r.error.empty() && r.launches.size() < steps.size(); }, progress);
   sc_core::sc_start();
   r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (sampler) {

@@ -160,6 +160,7 @@ class BlockRunner {
     size_t idx = Kernel::indexOf(pc);
     if (idx >= k_.instrs.size()) fault(wi, -1, pc, "PC past the last instruction (missing exit?)");
     if (++counts_.warpInstructions > l_.maxWarpInstructions) limitReached();
+    if ((counts_.warpInstructions & 0xFFFFF) == 0 && l_.onProgress) l_.onProgress(counts_.warpInstructions);
     const Instr& in = k_.instrs[idx];
     const OpInfo& oi = info(in.op);
     uint32_t active = w.activeMask();

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct LaunchConfig {
   // Run limit: the launch stops with a LimitError after this many warp instructions (a kernel
   // that never ends). Callers that run several launches pass what is left of their budget.
   uint64_t maxWarpInstructions = 2'000'000'000ull;
+  // Called every 2^20 warp instructions with the launch's count so far (a progress display).
+  std::function<void(uint64_t)> onProgress;
   // Validates against the kernel; throws std::invalid_argument naming the parameter and range.
   void validate(const Kernel& kernel) const;
 };
