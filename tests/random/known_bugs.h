@@ -48,7 +48,8 @@ inline const std::vector<KnownSeed> kKnownFailingSeeds = {
            "(regressions/seed1257_dr_run_wrong_version.s)"},
     {1504, "darsie (sizes small): a TB-redundant global load reads a later instruction's version around a global "
            "atomic (regressions/seed1504_load_after_atomic_wrong_version.s)"},
-    {1571, "darsie, darsie-ignore-store (sizes small): words of OUT read 0 (likely the same as seed 1504)"},
+    {1571, "darsie, darsie-ignore-store (sizes small): a TB-redundant global load after a global atomic reads the "
+           "version of the address computed before it (regressions/seed1571_load_after_atomic_address_version.s)"},
 };
 
 inline bool bugAffects(const KnownBug& b, config::Mechanism m) {

@@ -155,6 +155,7 @@ struct Regression {
 const Regression kRegressions[] = {
     {"seed1257_dr_run_wrong_version.s", 1257, config::Mechanism::Darsie, "default"},
     {"seed1504_load_after_atomic_wrong_version.s", 1504, config::Mechanism::Darsie, "small"},
+    {"seed1571_load_after_atomic_address_version.s", 1571, config::Mechanism::Darsie, "small"},
 };
 
 void PrintTo(const Regression& r, std::ostream* os) { *os << r.file; }
