@@ -205,7 +205,7 @@ void Gen::controlAtJoin(const Ctx& c, int& budget) {
   budget -= 4;
 }
 
-// Issue 14 class 4: a loop of 80..120 iterations with two guarded branches each. Even warps
+// Issue 14 class 4: a loop of 90..130 iterations with two guarded branches each. Even warps
 // are slowed without a branch (a branch would take them off DARSIE's majority path): only they
 // perform a guarded, uncoalesced load (a stride of 129 words; on the full platform every lane
 // misses its own line). Every warp takes the same direction for the first K iterations, so the
@@ -216,7 +216,7 @@ void Gen::longBranchHistory(const Ctx& c) {
   mark(Feature::LongBranchHistory);
   const std::string cnt = r(kCounter), u = r(kTrip), lane = r(kTrip + 1);
   const std::string h = newLabel("LH_LOOP"), alt = newLabel("LH_ALT"), j = newLabel("LH_JOIN");
-  const int agree = rng.range(40, 60), total = agree + rng.range(40, 60);
+  const int agree = rng.range(50, 70), total = agree + rng.range(40, 60);
   if (c.converged && !exited_) barrier();  // every warp rejoins DARSIE's majority path here
   // Counter, value and lane start from tid & 0: equal in every warp, but vector to the analysis,
   // so DARSIE skips nothing in the loop. (Skipped instructions hold rename registers until every
@@ -230,13 +230,13 @@ void Gen::longBranchHistory(const Ctx& c) {
   ins("setp.eq.b32 p5, r10, 0");
   ins("mul.lo.u32 r10, " + lane + ", 129");
   ins("add.u32 r10, r10, " + cnt);
-  ins("and.b32 r10, r10, " + std::to_string(kInWords - 2));  // even: the word after it is in IN too
+  ins("and.b32 r10, r10, " + std::to_string(kInWords / 2 - 1));  // the offsets below stay in IN
   ins("shl.b32 r10, r10, 2");
   ins("add.u32 r10, r10, r3");
-  ins("@p5 ld.global.b32 r11, [r10]");
-  ins("@p5 add.u32 " + w + ", " + w + ", r11");
-  ins("@p5 ld.global.b32 r11, [r10+4]");  // the next line: a second miss, after the first
-  ins("@p5 add.u32 " + w + ", " + w + ", r11");
+  for (int i = 0; i < 4; ++i) {  // four misses of a line per lane, one after the other
+    ins("@p5 ld.global.b32 r11, [r10+" + std::to_string(1024 * i) + "]");
+    ins("@p5 add.u32 " + w + ", " + w + ", r11");
+  }
   ins("setp.ge.u32 p5, " + cnt + ", " + std::to_string(agree));
   ins("and.b32 r10, r4, 2");
   ins("setp.ne.b32 p6, r10, 0");

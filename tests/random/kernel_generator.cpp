@@ -86,8 +86,8 @@ Gen::Gen(uint64_t seed, const GenOptions& opt) : rng(seed) {
     w = static_cast<uint32_t>(rng.pick(std::vector<int>{4, 8, 8, 16, 32}));
     b = isa::Dim3{w * static_cast<uint32_t>(rng.range(3, std::min(16, static_cast<int>(128 / w)))), 1, 1};
     if (on(Feature::LongBranchHistory)) {  // many warps per scheduler: greedy scheduling spreads them
-      w = rng.chance(50) ? 4 : 8;
-      b = isa::Dim3{w * static_cast<uint32_t>(rng.range(12, static_cast<int>(128 / w))), 1, 1};
+      w = rng.chance(50) ? 8 : 16;  // lanes each missing their own line: slow warps are slow
+      b = isa::Dim3{w * static_cast<uint32_t>(rng.range(6, static_cast<int>(128 / w))), 1, 1};
     }
   }
   result_.block = b;
