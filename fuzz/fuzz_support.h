@@ -18,7 +18,7 @@ namespace simtlm::fuzz {
 }
 
 // Valid UTF-8 (what a terminal shows as text), without control characters.
-inline bool printableText(const std::string& s, bool lines = false) {
+inline bool isText(const std::string& s, bool lines = false) {
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     if ((c < 0x20 && !(lines && c == '\n')) || c == 0x7f) return false;
@@ -35,13 +35,13 @@ inline bool printableText(const std::string& s, bool lines = false) {
 inline void checkOneLine(const std::string& message) {
   if (message.empty()) broken("empty error message", message);
   if (message.find_first_of("\n\r") != std::string::npos) broken("error message spans lines", message);
-  if (!printableText(message)) broken("error message with control characters or invalid UTF-8", message);
+  if (!isText(message)) broken("error message with control characters or invalid UTF-8", message);
 }
 
 // A kernel's run-time fault may list its warps on further lines; it still echoes no raw bytes.
 inline void checkRunError(const std::string& message) {
   if (message.empty()) broken("empty error message", message);
-  if (!printableText(message, true)) broken("error message with control characters or invalid UTF-8", message);
+  if (!isText(message, true)) broken("error message with control characters or invalid UTF-8", message);
 }
 
 // An InputError must name `file`; a line inside the text (or the line after its end, for an

@@ -6,14 +6,41 @@
 
 namespace simtlm {
 
-// An error in an input file: "file:line:col: error: message" (line 0: the file as a whole).
+// `s` as one line of text: every control character, DEL and byte that is not part of valid UTF-8
+// is written as \xNN. Errors quote their inputs through this, so that no raw byte of an input
+// reaches a terminal (a newline would split the message, an escape sequence would be obeyed).
+inline std::string printableText(const std::string& s) {
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80                          ? 1
+               : (c & 0xe0) == 0xc0 && c >= 0xc2   ? 2
+               : (c & 0xf0) == 0xe0                ? 3
+               : (c & 0xf8) == 0xf0 && c <= 0xf4   ? 4
+                                                   : 0;  // a stray continuation or invalid lead byte
+    for (size_t k = 1; k < n; ++k)
+      if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) n = 0;
+    if (n == 0 || (n == 1 && (c < 0x20 || c == 0x7f))) {
+      out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+      ++i;
+    } else {
+      out.append(s, i, n);
+      i += n;
+    }
+  }
+  return out;
+}
+
+// An error in an input file: "file:line:col: error: message" (line 0: the file as a whole),
+// one line of text (printableText).
 class InputError : public std::runtime_error {
  public:
   InputError(std::string file, int line, int col, const std::string& message)
-      : std::runtime_error(line > 0 ? file + ":" + std::to_string(line) + ":" +
-                                          std::to_string(col) + ": error: " + message
-                                    : file + ": error: " + message),
-        file_(std::move(file)), line_(line), col_(col), message_(message) {}
+      : std::runtime_error(printableText(line > 0 ? file + ":" + std::to_string(line) + ":" +
+                                                        std::to_string(col) + ": error: " + message
+                                                  : file + ": error: " + message)),
+        file_(std::move(file)), line_(line), col_(col), message_(printableText(message)) {}
   const std::string& file() const { return file_; }
   int line() const { return line_; }
   int col() const { return col_; }

@@ -28,14 +28,20 @@ fi
 b=build-fuzz
 cmake -S . -B $b -DSIMTLM_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "${launcher[@]}" >/dev/null
-cmake --build $b -j"$(nproc)" --target simtlm $(printf 'fuzz_%s ' "${targets[@]}")
+cmake --build $b -j"$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
 
-# Binary seeds: every shipped kernel assembled by `simtlm asm`.
+# Binary seeds: every shipped kernel assembled by `simtlm asm` of the default build, with and
+# without hint bits.
 mkdir -p $b/seeds/binary $b/artifacts $b/logs
-for s in workloads/kernels/*.s scenarios/kernels/*.s; do
-  out=$b/seeds/binary/$(basename "$s" .s).bin
-  [ -s "$out" ] || $b/simtlm asm "$s" -o "$out" >/dev/null
-done
+if [[ " ${targets[*]} " == *" binary "* ]]; then
+  [ -x build/simtlm ] || { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null &&
+                           cmake --build build -j"$(nproc)" --target simtlm; }
+  for s in workloads/kernels/*.s scenarios/kernels/*.s; do
+    out=$b/seeds/binary/$(basename "$s" .s)
+    [ -s "$out.bin" ] || build/simtlm asm "$s" -o "$out.bin" >/dev/null
+    [ -s "$out.hints.bin" ] || build/simtlm asm "$s" --hints -o "$out.hints.bin" >/dev/null
+  done
+fi
 
 seeds() {
   case "$1" in
@@ -56,7 +62,7 @@ for t in "${targets[@]}"; do
   echo "fuzz: $t for ${secs} s (log $log)"
   status=0
   # shellcheck disable=SC2046
-  $b/fuzz/fuzz_$t $b/corpus/$t $(seeds $t) -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 \
+  $b/fuzz/fuzz_$t $b/corpus/$t $(seeds $t) -max_total_time="$secs" -timeout=30 -rss_limit_mb=4096 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix=$b/artifacts/$t- >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)

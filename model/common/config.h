@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "isa/diagnostics.h"
 #include "isa/opcode.h"
 
 namespace simtlm::config {
@@ -110,7 +111,8 @@ struct GpuConfig {
 // Errors located in a configuration file are thrown as simtlm::InputError (file:line:col) instead.
 class ConfigError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  // One line of text: the raw bytes of a value or key are escaped (isa/diagnostics.h).
+  explicit ConfigError(const std::string& message) : std::runtime_error(printableText(message)) {}
 };
 
 // Cross-field consistency (warps per scheduler, cache geometry, ...). Throws ConfigError
