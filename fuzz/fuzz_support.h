@@ -17,11 +17,11 @@ namespace simtlm::fuzz {
   std::abort();
 }
 
-// Valid UTF-8 (what a terminal shows as text), without control characters.
+// Valid UTF-8 (what a terminal shows as text), without control characters other than a tab.
 inline bool isText(const std::string& s, bool lines = false) {
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    if ((c < 0x20 && !(lines && c == '\n')) || c == 0x7f) return false;
+    if ((c < 0x20 && c != '\t' && !(lines && c == '\n')) || c == 0x7f) return false;
     const size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
     if (n == 0 || i + n > s.size() || (n == 2 && c < 0xc2)) return false;
     for (size_t k = 1; k < n; ++k)

@@ -4,43 +4,32 @@
 #include <stdexcept>
 #include <string>
 
+#include "isa/input_file.h"
+
 namespace simtlm {
 
-// `s` as one line of text: every control character, DEL and byte that is not part of valid UTF-8
-// is written as \xNN. Errors quote their inputs through this, so that no raw byte of an input
-// reaches a terminal (a newline would split the message, an escape sequence would be obeyed).
-inline std::string printableText(const std::string& s) {
-  static const char* kHex = "0123456789abcdef";
+// `s` as one line of text: printableText (isa/input_file.h), with newlines written as \x0a too.
+// Errors quote their inputs through this, so that no raw byte of an input reaches a terminal and
+// a message never splits (a newline in a YAML key did; an escape sequence in an INI value was
+// obeyed by the terminal).
+inline std::string oneLineText(const std::string& s) {
   std::string out;
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    size_t n = c < 0x80                          ? 1
-               : (c & 0xe0) == 0xc0 && c >= 0xc2   ? 2
-               : (c & 0xf0) == 0xe0                ? 3
-               : (c & 0xf8) == 0xf0 && c <= 0xf4   ? 4
-                                                   : 0;  // a stray continuation or invalid lead byte
-    for (size_t k = 1; k < n; ++k)
-      if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) n = 0;
-    if (n == 0 || (n == 1 && (c < 0x20 || c == 0x7f))) {
-      out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
-      ++i;
-    } else {
-      out.append(s, i, n);
-      i += n;
-    }
+  for (char c : printableText(s)) {
+    if (c == '\n') out += "\\x0a";
+    else out += c;
   }
   return out;
 }
 
 // An error in an input file: "file:line:col: error: message" (line 0: the file as a whole),
-// one line of text (printableText).
+// one line of text (oneLineText).
 class InputError : public std::runtime_error {
  public:
   InputError(std::string file, int line, int col, const std::string& message)
-      : std::runtime_error(printableText(line > 0 ? file + ":" + std::to_string(line) + ":" +
-                                                        std::to_string(col) + ": error: " + message
-                                                  : file + ": error: " + message)),
-        file_(std::move(file)), line_(line), col_(col), message_(printableText(message)) {}
+      : std::runtime_error(oneLineText(line > 0 ? file + ":" + std::to_string(line) + ":" +
+                                                      std::to_string(col) + ": error: " + message
+                                                : file + ": error: " + message)),
+        file_(std::move(file)), line_(line), col_(col), message_(oneLineText(message)) {}
   const std::string& file() const { return file_; }
   int line() const { return line_; }
   int col() const { return col_; }

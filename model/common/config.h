@@ -112,7 +112,7 @@ struct GpuConfig {
 class ConfigError : public std::runtime_error {
  public:
   // One line of text: the raw bytes of a value or key are escaped (isa/diagnostics.h).
-  explicit ConfigError(const std::string& message) : std::runtime_error(printableText(message)) {}
+  explicit ConfigError(const std::string& message) : std::runtime_error(oneLineText(message)) {}
 };
 
 // Cross-field consistency (warps per scheduler, cache geometry, ...). Throws ConfigError

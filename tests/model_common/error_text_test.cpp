@@ -39,9 +39,9 @@ TEST(ErrorText, ConfigurationKeysAndValues) {
 }
 
 TEST(ErrorText, YamlKeysAndValues) {
-  EXPECT_EQ(errorOf([] { scenario::loadScenarioText("\"na\\nme\": x\n", "s.yaml", "."); }),
-            "s.yaml:1:1: error: unknown key 'na\\x0ame'; did you mean 'name'? (known: name, description, "
-            "config, set, mechanism, buffers, launches or checks)");
+  const std::string yamlKey = errorOf([] { scenario::loadScenarioText("\"na\\nme\": x\n", "s.yaml", "."); });
+  EXPECT_EQ(yamlKey.rfind("s.yaml:1:1: error: unknown key 'na\\x0ame'; did you mean 'name'? (known: name, ", 0), 0u) << yamlKey;
+  EXPECT_EQ(yamlKey.find('\n'), std::string::npos) << yamlKey;
   EXPECT_EQ(errorOf([] { energy::parseTable("name: \"a\\u0001b\"\n", "t.yaml"); }),
             "t.yaml:1:7: error: name: expected a name ([A-Za-z_][A-Za-z0-9_.-]*, at most 64 characters), "
             "found 'a\\x01b'");
