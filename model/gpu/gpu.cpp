@@ -1,5 +1,6 @@
 #include "model/gpu/gpu.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -60,6 +61,12 @@ void Gpu::softReset() {
   lastCycles_ = 0;
 }
 
+void Gpu::checkBuffers(std::vector<std::pair<uint32_t, uint32_t>> buffers) {
+  std::sort(buffers.begin(), buffers.end());
+  buffers_ = std::move(buffers);
+  checkBuffers_ = true;
+}
+
 void Gpu::launch(const model::LaunchRegs& r) {
   // Launch-time work of the driver: read the code and parameters, decode, find reconvergence.
   kernel_ = isa::Kernel{};
@@ -102,6 +109,8 @@ void Gpu::launch(const model::LaunchRegs& r) {
   image_.launch = l;
   image_.reconvergence = isa::Cfg(kernel_).reconvergenceTable();
   image_.codeBase = r.entry;  // instruction fetch reads the code where the host placed it
+  image_.checkBuffers = checkBuffers_;
+  image_.buffers = buffers_;
   for (auto& a : adapters_) a->startKernel();  // L1s invalidated: the host may have written memory
   const std::string error = engine_->start(image_);
   if (!error.empty()) return finish(model::ErrorCode::BadLaunch, error);

@@ -42,6 +42,10 @@ class Gpu : public sc_core::sc_module {
   // The last kernel's error (empty on success) and cycle count.
   const std::string& lastError() const { return lastError_; }
   uint64_t lastCycles() const { return lastCycles_; }
+  // A simulation aid, not a register: where the host's buffers are ([base, end) each). From the
+  // next launch on, a global access outside every one faults with the interpreter's message
+  // (block, warp, lane, PC, address), where memory alone would have let it pass.
+  void checkBuffers(std::vector<std::pair<uint32_t, uint32_t>> buffers);
 
  private:
   void build();    // the SM-side units in their power-on state
@@ -63,6 +67,8 @@ class Gpu : public sc_core::sc_module {
   bool running_ = false;
   std::string lastError_;
   uint64_t lastCycles_ = 0;
+  bool checkBuffers_ = false;
+  std::vector<std::pair<uint32_t, uint32_t>> buffers_;  // sorted by base
   sc_core::sc_event start_;
 };
 

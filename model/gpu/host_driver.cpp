@@ -86,6 +86,7 @@ HostResult HostDriver::runJob(const HostJob& job) {
       return fail("cannot place buffer '" + r.name + "' in memory");
   }
   // 2. Program the control registers and launch.
+  if (beforeLaunch) beforeLaunch(job);
   const auto& l = job.launch;
   const std::pair<Reg, uint32_t> writes[] = {
       {Reg::Entry, job.codeAddress}, {Reg::GridX, l.grid.x}, {Reg::GridY, l.grid.y},

@@ -50,6 +50,8 @@ class HostDriver : public sc_core::sc_module {
   const HostResult& result() const { return result_; }
   // Called after each job, with its result.
   std::function<void(const HostJob&, const HostResult&)> onJobDone;
+  // Called before each launch (for example to tell the GPU where the job's buffers are).
+  std::function<void(const HostJob&)> beforeLaunch;
   // Called when every job is finished or one failed (for example to sc_stop()).
   std::function<void()> onFinished;
 

@@ -50,6 +50,12 @@ Platform::Platform(sc_module_name name, const config::GpuConfig& cfg, stats::Reg
     launch(r);
     kernel_started.notify(SC_ZERO_TIME);
   };
+  // The host knows the buffers: the GPU catches an access outside them as the interpreter does.
+  host.beforeLaunch = [this](const HostJob& job) {
+    std::vector<std::pair<uint32_t, uint32_t>> buffers;
+    for (const auto& r : job.memory->regions()) buffers.emplace_back(r.base, r.end());
+    gpu.checkBuffers(std::move(buffers));
+  };
   host.control.bind(gpu.regs.control);
   gpu.irq(irq);
   host.irq(irq);

@@ -86,6 +86,8 @@ GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
   image.kernel = &kernel;
   image.launch = launch;
   image.reconvergence = isa::Cfg(kernel).reconvergenceTable();
+  image.checkBuffers = true;  // an access outside every buffer faults as on the interpreter
+  for (const auto& r : memory.regions()) image.buffers.emplace_back(r.base, r.end());
 
   std::vector<std::unique_ptr<IdealGlobalMemory>> ports;
   std::vector<std::unique_ptr<IdealCodeMemory>> codeMems;

@@ -101,7 +101,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
       char a[32];
       std::snprintf(a, sizeof a, "0x%llx", static_cast<unsigned long long>(address));
       return setFault(slot, std::string("instruction fetch failed at address ") + a +
-                                " (error response to the I-cache line fill)");
+                                ", an error response to the I-cache line fill");
     }
     w.fetchReadyAt = cycle + static_cast<uint64_t>(std::max(1, cfg_.frontend.icache_hit_latency));
   });
@@ -451,15 +451,24 @@ void SmCore::fetch(uint64_t cycle) {
   fetchVersion_ = stateVersion();
 }
 
-void SmCore::setFault(int slot, const std::string& what, int64_t pc) {
+void SmCore::setFault(int slot, const std::string& what, const FaultSite& at) {
   if (!fault_.empty()) return;
   const Warp& w = warps_[slot];
-  if (pc < 0) pc = dispatchPc_;
+  const int64_t pc = at.pc >= 0 ? at.pc : dispatchPc_ >= 0 ? dispatchPc_ : w.ctx && !w.ctx->done() ? w.ctx->pc() : -1;
   std::ostringstream s;
-  s << "SM " << id_ << ", block " << (w.block >= 0 ? blocks_[w.block].linear : 0) << ", warp "
-    << w.indexInBlock << ", PC "
-    << hex(pc >= 0 ? static_cast<uint32_t>(pc) : w.ctx && !w.ctx->done() ? w.ctx->pc() : 0)
-    << ": " << what;
+  s << what << " (block ";
+  if (w.block >= 0) {
+    const auto c = image_.launch.grid.blockIndex(blocks_[w.block].linear);
+    s << "(" << c[0] << "," << c[1] << "," << c[2] << ")";
+  }
+  s << ", warp " << w.indexInBlock;
+  if (at.lane >= 0) s << ", lane " << at.lane;
+  if (pc >= 0) s << ", PC " << hex(static_cast<uint32_t>(pc));
+  if (at.address) s << ", address " << hex(*at.address);
+  const isa::Kernel& k = *image_.kernel;
+  const size_t idx = pc >= 0 ? isa::Kernel::indexOf(static_cast<uint32_t>(pc)) : k.sourceLines.size();
+  if (idx < k.sourceLines.size() && k.sourceLines[idx]) s << ", " << k.sourceFile << ":" << k.sourceLines[idx];
+  s << ") on SM " << id_;
   fault_ = s.str();
 }
 

@@ -23,6 +23,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,18 @@ struct KernelImage {
   // Byte address of the instruction at PC 0 in simulated memory (the ENTRY register in the GPU
   // top): instruction fetch probes the I-cache at codeBase + PC.
   uint64_t codeBase = 0;
+  // Where the host's buffers are ([base, end), sorted by base), when it says so (runGrid, the
+  // command line's platform): a global access outside every one then faults as it does on the
+  // interpreter. Otherwise memory answers for itself (an error response where nothing is mapped).
+  bool checkBuffers = false;
+  std::vector<std::pair<uint32_t, uint32_t>> buffers;
+};
+
+// Where a fault happened, beyond its warp (SmCore::setFault).
+struct FaultSite {
+  int64_t pc = -1;  // -1: the instruction dispatching now, else the warp's PC
+  int lane = -1;
+  std::optional<uint32_t> address;
 };
 
 class SmCore {
@@ -141,8 +154,10 @@ class SmCore {
   void releaseBarrier(Block& b);
   void deadlock(const Block& b);
   void retireBlock(Block& b);
-  // The SM's first fault, at `pc` (-1: the instruction dispatching now, else the warp's PC).
-  void setFault(int slot, const std::string& what, int64_t pc = -1);
+  // The SM's first fault, worded as the interpreter's: `what (block (x,y,z), warp W, lane L, PC
+  // P, address A, file:line) on SM n`. The PC is `at.pc`, or the instruction dispatching now, or
+  // the warp's; lane and address only when given.
+  void setFault(int slot, const std::string& what, const FaultSite& at = {});
 
   // DARSIE (sm_darsie.cpp, sm_darsie_registers.cpp; docs/darsie.md). Called only when darsie_ is set.
   void darsieStart();

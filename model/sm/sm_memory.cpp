@@ -7,7 +7,7 @@
 // Functional effects are the interpreter's: shared accesses are performed by the unit at
 // accept, lane by lane in lane order; global ones by the memory they reach.
 #include <algorithm>
-#include <cstdio>
+#include <iterator>
 
 #include "model/sm/sm_core.h"
 #include "model/sm/sm_core_state.h"
@@ -16,10 +16,11 @@ namespace simtlm::sm {
 
 namespace {
 
-std::string hex(uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%x", v);
-  return b;
+// Whether the word at `a` lies in one of the buffers ([base, end), sorted by base).
+bool insideBuffer(const std::vector<std::pair<uint32_t, uint32_t>>& buffers, uint32_t a) {
+  auto it = std::upper_bound(buffers.begin(), buffers.end(), a,
+                             [](uint32_t x, const std::pair<uint32_t, uint32_t>& b) { return x < b.first; });
+  return it != buffers.begin() && uint64_t{a} + 4 <= std::prev(it)->second;
 }
 
 }  // namespace
@@ -69,7 +70,7 @@ void SmCore::sharedDone(const mem::SharedResponse& r) {
   const SharedOp op = sharedOps_.front();
   sharedOps_.pop_front();
   Warp& w = warps_[op.slot];
-  if (!r.ok) return setFault(op.slot, std::string(r.error) + " at " + hex(r.fault_address));
+  if (!r.ok) return setFault(op.slot, r.error, {-1, -1, r.fault_address});
   if (op.writesReg) {
     w.ctx->writeLanes(op.instr.d, r.data, op.exec);
     const isa::OpClass cls = isa::info(op.instr.op).cls;
@@ -90,28 +91,30 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   const int W = ctx.lanes();
   uint32_t addr[32] = {}, words[32] = {};
   ctx.addresses(in, exec, addr);
-  for (int l = 0; l < W; ++l)
-    if ((exec >> l & 1u) && (addr[l] & 3)) return setFault(slot, "misaligned 32-bit access at " + hex(addr[l]));
+  // The interpreter's checks, lane by lane in lane order: the first bad lane is the fault, and
+  // nothing of the access is performed then.
+  const uint32_t paramBytes = static_cast<uint32_t>(image_.launch.params.size() * 4);
+  for (int l = 0; l < W; ++l) {
+    if (!(exec >> l & 1u)) continue;
+    const FaultSite at{-1, l, addr[l]};
+    if (addr[l] & 3) return setFault(slot, "misaligned 32-bit access", at);
+    if (oi.cls == isa::OpClass::LoadParam && uint64_t{addr[l]} + 4 > paramBytes)
+      return setFault(slot, "parameter access out of bounds (" + std::to_string(paramBytes) + " bytes)", at);
+    if (isSharedAccess(oi) && uint64_t{addr[l]} + 4 > image_.kernel->sharedBytes)
+      return setFault(slot, "shared memory access out of bounds (" + std::to_string(image_.kernel->sharedBytes) + " bytes)", at);
+    if (isGlobal(oi) && image_.checkBuffers && !insideBuffer(image_.buffers, addr[l]))
+      return setFault(slot, "global memory access outside every buffer", at);
+  }
   const uint64_t ldst = static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
 
   if (oi.cls == isa::OpClass::LoadParam) {
     const auto& params = image_.launch.params;
-    for (int l = 0; l < W; ++l) {
-      if (!(exec >> l & 1u)) continue;
-      if (addr[l] / 4 >= params.size()) return setFault(slot, "parameter access out of bounds at " + hex(addr[l]));
-      words[l] = params[addr[l] / 4];
-    }
+    for (int l = 0; l < W; ++l)
+      if (exec >> l & 1u) words[l] = params[addr[l] / 4];
     ctx.writeLanes(in.d, words, exec);
     return complete(slot, in, cycle + ldst);
   }
   if (isSharedAccess(oi)) {
-    // The first lane outside the block's region (lane order) is the fault, reported with this
-    // instruction's PC; nothing of the access is performed then (shared memory dies with the
-    // run, so the lanes before it would not be observable).
-    const uint32_t bytes = image_.kernel->sharedBytes;
-    for (int l = 0; l < W; ++l)
-      if ((exec >> l & 1u) && uint64_t{addr[l]} + 4 > bytes)
-        return setFault(slot, "shared memory access out of bounds at " + hex(addr[l]));
     mem::SharedRequest rq;
     rq.kind = oi.format == isa::Format::Load    ? mem::SharedRequest::Kind::Load
               : oi.format == isa::Format::Store ? mem::SharedRequest::Kind::Store
@@ -145,7 +148,7 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   const int64_t pc = dispatchPc_;
   mem_.issue(a, [this, slot, in, exec, writesReg, pc](const uint32_t* result, const std::string& error) {
     Warp& w2 = warps_[slot];
-    if (!error.empty()) return setFault(slot, error, pc);
+    if (!error.empty()) return setFault(slot, error, {pc, -1, std::nullopt});
     if (writesReg) {
       w2.ctx->writeLanes(in.d, result, exec);
       resultReady(slot, in, ops_.dest(slot, in));  // a register-file write through the collectors' port
