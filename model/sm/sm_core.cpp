@@ -423,6 +423,8 @@ void SmCore::fetch(uint64_t cycle) {
   for (int k = 1; k <= n; ++k) {
     const int i = (lastFetched_ + k) % n;
     Warp& w = warps_[i];
+    if (ranOffTheEnd(w, i))
+      return setFault(i, "PC past the last instruction (missing exit?)", {w.fetchPc, -1, std::nullopt});
     if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked ||
         w.ibuf.size() + need > cfg_.frontend.ibuffer_entries ||
         isa::Kernel::indexOf(w.fetchPc) >= image_.kernel->size() || (darsie_ && darsieMustDecide(w, i)))
@@ -470,6 +472,14 @@ void SmCore::setFault(int slot, const std::string& what, const FaultSite& at) {
   if (idx < k.sourceLines.size() && k.sourceLines[idx]) s << ", " << k.sourceFile << ":" << k.sourceLines[idx];
   s << ") on SM " << id_;
   fault_ = s.str();
+}
+
+// Fetch has nothing left to deliver before the warp's next instruction, and that lies past the
+// kernel's last: once the warp's older instructions are done (any of them may still fault
+// first, as on the interpreter), it would execute there.
+bool SmCore::ranOffTheEnd(const Warp& w, int slot) const {
+  return w.active && !w.done && isa::Kernel::indexOf(w.fetchPc) >= image_.kernel->size() && !w.fetchInFlight &&
+         !w.fetchBlocked && !w.atBarrier && w.ibuf.empty() && !w.pendingMem && !ops_.inCollectors(slot);
 }
 
 std::string SmCore::describeWarps() const {

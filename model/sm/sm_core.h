@@ -158,6 +158,7 @@ class SmCore {
   // P, address A, file:line) on SM n`. The PC is `at.pc`, or the instruction dispatching now, or
   // the warp's; lane and address only when given.
   void setFault(int slot, const std::string& what, const FaultSite& at = {});
+  bool ranOffTheEnd(const Warp& w, int slot) const;  // fetch: the next instruction is past the last
 
   // DARSIE (sm_darsie.cpp, sm_darsie_registers.cpp; docs/darsie.md). Called only when darsie_ is set.
   void darsieStart();

@@ -122,3 +122,16 @@ TEST(GpuFaults, OutOfBoundsGlobalStoreFaultsAsOnTheInterpreter) {
             std::string::npos) << interp;
   EXPECT_EQ(timed, interp + " on SM 0");
 }
+
+TEST(GpuFaults, MissingExitFaultsAsOnTheInterpreter) {
+  const isa::Kernel k = isa::assemble(R"(
+.kernel noexit
+  s2r r0, %tid.x
+  add.u32 r1, r0, 1
+)", "k.s");
+  isa::LaunchConfig l;
+  l.block = {64, 1, 1};
+  const auto [interp, timed] = bothFaults(k, l);
+  EXPECT_EQ(interp, "PC past the last instruction (missing exit?) (block (0,0,0), warp 0, PC 0x10)");
+  EXPECT_EQ(timed, interp + " on SM 0");
+}

@@ -87,6 +87,27 @@ TEST(TimingFaults, OutOfBoundsGlobalLoadAndAtomicAsTheInterpreter) {
 )", warps(32), "global memory access outside every buffer (block (0,0,0), warp 0, lane 4, PC 0x20");
 }
 
+TEST(TimingFaults, MissingExitAsTheInterpreter) {
+  expectSameFault(R"(
+.kernel noexit
+  s2r r0, %tid.x
+  add.u32 r1, r0, 1
+)", warps(64, false), "PC past the last instruction (missing exit?) (block (0,0,0), warp 0, PC 0x10)");
+}
+
+TEST(TimingFaults, MissingExitAfterABranchAsTheInterpreter) {
+  // Lanes 0-15 branch to the end of the kernel; the others exit.
+  expectSameFault(R"(
+.kernel noexit2
+  s2r r0, %tid.x
+  setp.lt.u32 p0, r0, 16
+  @p0 bra end
+  exit
+end:
+  add.u32 r1, r0, 1
+)", warps(32, false), "PC past the last instruction (missing exit?) (block (0,0,0), warp 0, PC 0x28)");
+}
+
 TEST(TimingFaults, MisalignedAndSharedOutOfBoundsAsTheInterpreter) {
   expectSameFault(R"(
 .kernel mis
