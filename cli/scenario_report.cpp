@@ -102,8 +102,9 @@ void printScenarioResult(std::ostream& out, const ScenarioResult& r) {
     const auto& l = r.launches[i];
     out << "  launch " << i + 1 << ": " << l.label << ", grid " << l.launch.grid.str() << ", block "
         << l.launch.block.str() << ", warp size " << l.launch.warpSize << ": ";
-    if (timing) out << stat(l.stats, "gpu.cycles") << " cycles\n";
-    else out << stat(l.stats, "interp.warp_instructions") << " warp instructions\n";
+    if (timing) out << stat(l.stats, "gpu.cycles") << " cycles";
+    else out << stat(l.stats, "interp.warp_instructions") << " warp instructions";
+    out << (l.partial ? " (stopped: statistics until then)\n" : "\n");
   }
   if (timing) {
     printTimingTable(out, r);
@@ -154,7 +155,9 @@ nlohmann::json toJson(const ScenarioResult& r) {
   j["launches"] = nlohmann::json::array();
   for (const auto& l : r.launches)
     j["launches"].push_back({{"label", l.label}, {"grid", dim(l.launch.grid)}, {"block", dim(l.launch.block)},
-                             {"warp_size", l.launch.warpSize}, {"stats", l.stats}});
+                             {"warp_size", l.launch.warpSize}, {"partial", l.partial}, {"stats", l.stats}});
+  // A run that stopped keeps its statistics: those gathered until the stop.
+  j["partial"] = !r.error.empty();
   j["stats"] = r.stats;
   if (!r.energy.is_null()) j["energy"] = r.energy;
   if (!r.error.empty()) j["error"] = r.error;

@@ -85,12 +85,19 @@ std::string runOnInterpreter(const Scenario& s, isa::GlobalMemory& mem, bool stu
       const uint64_t before = (limit > 0 ? static_cast<uint64_t>(limit) : UINT64_MAX) - left;
       config.onProgress = [&progress, before](uint64_t n) { progress.update(0, before + n); };
     }
+    isa::Interpreter interpreter(*step.kernel, mem);
+    // A launch that stops keeps what it counted until then (marked partial; no limit study).
+    auto stopped = [&] {
+      if (out) out->push_back({step.label, step.config, cli::statsJson(interpreter.counts(), nullptr), true});
+    };
     try {
-      counts = isa::Interpreter(*step.kernel, mem).run(config, study ? &limitStudy : nullptr);
+      counts = interpreter.run(config, study ? &limitStudy : nullptr);
     } catch (const LimitError& e) {
+      stopped();
       const std::string hint = cli::limitHint(e.what());
       return std::string(e.what()) + (hint.empty() ? "" : "\n  " + hint);
     } catch (const ExecError& e) {
+      stopped();
       return e.what();
     }
     left -= counts.warpInstructions;

@@ -20,6 +20,7 @@ struct LaunchOutcome {
   std::string label;
   isa::LaunchConfig launch;
   nlohmann::json stats;  // flat name -> number for this launch
+  bool partial = false;  // the run stopped in this launch: its statistics are those until then
 };
 
 struct CheckOutcome {
@@ -33,9 +34,10 @@ enum class Engine { Interpreter, Timing };
 struct ScenarioResult {
   const Scenario* scenario = nullptr;  // the scenario outlives its result
   Engine engine = Engine::Interpreter;
-  std::vector<LaunchOutcome> launches;  // those that completed
-  nlohmann::json stats;                 // summed over the completed launches (timing: the
-                                        // model's registry, plus interp.* of the reference run)
+  std::vector<LaunchOutcome> launches;  // those that ran; the last one partial if the run stopped
+  nlohmann::json stats;                 // summed over the launches (timing: the model's
+                                        // registry, plus interp.* of the reference run); only
+                                        // what ran before the stop when `error` is set
   std::string error;                    // the run stopped with this error (empty: it completed)
   std::vector<CheckOutcome> checks;     // one per scenario check, in order
   bool passed = false;

@@ -138,6 +138,10 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   nlohmann::json before = registry.toJson();
   top->host.onJobDone = [&](const gpu::HostJob&, const gpu::HostResult& res) {
     const size_t i = next - 1;
+    nlohmann::json now = registry.toJson();
+    // A launch that stops keeps what it counted until then, marked partial.
+    r.launches.push_back({steps[i].label, steps[i].config, counterDelta(now, before), !res.error.empty() || res.errorCode != 0});
+    before = std::move(now);
     if (!res.error.empty()) {
       r.error = "host driver: " + res.error;
       return;
@@ -148,9 +152,6 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
       if (const std::string hint = cli::limitHint(r.error); !hint.empty()) r.error += "  " + hint;
       return;
     }
-    nlohmann::json now = registry.toJson();
-    r.launches.push_back({steps[i].label, steps[i].config, counterDelta(now, before)});
-    before = std::move(now);
   };
   // The energy layer only reads counters: the model is compiled before the run, the optional
   // power sampler watches the run, and the report is computed from the final statistics.
@@ -176,7 +177,7 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
     sampler->finish();
     r.powerTrace = energy->ptrace() ? sampler->trace().ptrace() : sampler->trace().csv();
   }
-  if (r.error.empty() && r.launches.size() != steps.size())
+  if (r.error.empty() && (r.launches.size() != steps.size() || (!r.launches.empty() && r.launches.back().partial)))
     r.error = "the simulation ended before every launch completed (" + std::to_string(r.launches.size()) +
               " of " + std::to_string(steps.size()) + ")";
 

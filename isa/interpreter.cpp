@@ -285,7 +285,8 @@ Interpreter::Interpreter(const Kernel& kernel, GlobalMemory& memory)
 
 ExecCounts Interpreter::run(const LaunchConfig& launch, ExecObserver* observer) {
   launch.validate(kernel_);
-  ExecCounts counts;
+  ExecCounts& counts = counts_;
+  counts = ExecCounts{};
   if (observer) observer->onLaunch(kernel_, launch);
   BlockRunner runner(kernel_, mem_, launch, reconvergence_, counts, observer);
   for (uint32_t z = 0; z < launch.grid.z; ++z)

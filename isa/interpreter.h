@@ -46,6 +46,8 @@ class Interpreter {
   // Runs the grid to completion. Throws ExecError on a fault or deadlock, std::invalid_argument
   // on a bad launch configuration.
   ExecCounts run(const LaunchConfig& launch, ExecObserver* observer = nullptr);
+  // The counts of the last run(), also when it stopped with an error: what ran until then.
+  const ExecCounts& counts() const { return counts_; }
 
   const Cfg& cfg() const { return cfg_; }
 
@@ -54,6 +56,7 @@ class Interpreter {
   GlobalMemory& mem_;
   Cfg cfg_;
   std::vector<uint32_t> reconvergence_;  // per instruction: reconvergence PC of a branch
+  ExecCounts counts_;
 };
 
 }  // namespace simtlm::isa
