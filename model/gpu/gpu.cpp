@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "isa/cfg.h"
 #include "isa/diagnostics.h"
@@ -55,6 +56,7 @@ void Gpu::release() {
 }
 
 void Gpu::softReset() {
+  loads_++;  // the answers to a launch's timed code reads, if any, are no longer awaited
   release();
   running_ = false;  // a clock tick still due finds nothing to run
   lastError_.clear();
@@ -69,27 +71,53 @@ void Gpu::checkBuffers(std::vector<std::pair<uint32_t, uint32_t>> buffers) {
 
 void Gpu::launch(const model::LaunchRegs& r) {
   // Launch-time work of the driver: read the code and parameters, decode, find reconvergence.
-  kernel_ = isa::Kernel{};
   lastCycles_ = 0;
+  const uint64_t id = ++loads_;
+  code_.assign(static_cast<size_t>(r.numInstrs) * 8, 0);
+  params_.assign(r.paramWords, 0);
+  auto* params = reinterpret_cast<unsigned char*>(params_.data());
+  if (port.debug_read(r.entry, code_.data(), static_cast<unsigned>(code_.size())) == code_.size() &&
+      (!r.paramWords || port.debug_read(r.paramAddr, params, r.paramWords * 4) == r.paramWords * 4))
+    return startKernel(r);
+  // A target without debug transport (the Accellera examples'): timed reads, a line at most
+  // each (as the I-caches' fills read code). The GPU stays busy until they are answered.
+  auto left = std::make_shared<std::pair<int, bool>>(0, true);  // reads to come, all answered OK
+  auto read = [&](uint64_t address, unsigned char* into, uint64_t bytes) {
+    const uint64_t line = static_cast<uint64_t>(cfg_.frontend.icache_line);
+    for (uint64_t a = address; a < address + bytes;) {
+      const uint64_t end = std::min(address + bytes, (a / line + 1) * line);
+      left->first++;
+      port.read(a, static_cast<unsigned>(end - a), [this, id, r, left, into = into + (a - address)](const mem::MemResult& m) {
+        if (id != loads_) return;  // reset since
+        if (m.ok()) std::memcpy(into, m.data, m.size);
+        left->second = left->second && m.ok();
+        if (--left->first > 0) return;
+        if (left->second) return startKernel(r);
+        finish(model::ErrorCode::BadLaunch, "cannot read the kernel code or parameters from memory (debug transport "
+                                            "moved no bytes and a timed read got an error response)");
+      });
+      a = end;
+    }
+  };
+  read(r.entry, code_.data(), code_.size());
+  read(r.paramAddr, params, uint64_t{r.paramWords} * 4);
+}
+
+void Gpu::startKernel(const model::LaunchRegs& r) {
+  kernel_ = isa::Kernel{};
   char name[32];
   std::snprintf(name, sizeof name, "0x%08x", r.entry);
   kernel_.name = name;  // the GPU sees code, not names: the kernel is named by its address
   kernel_.numRegs = static_cast<int>(r.regsPerThread);
   kernel_.sharedBytes = r.sharedBytes;
-  std::vector<unsigned char> code(static_cast<size_t>(r.numInstrs) * 8);
   isa::LaunchConfig l;
   l.grid = {r.grid[0], r.grid[1], r.grid[2]};
   l.block = {r.block[0], r.block[1], r.block[2]};
   l.warpSize = static_cast<uint32_t>(cfg_.gpu.warp_size);
-  l.params.assign(r.paramWords, 0);
-  if (port.debug_read(r.entry, code.data(), static_cast<unsigned>(code.size())) != code.size() ||
-      (r.paramWords &&
-       port.debug_read(r.paramAddr, reinterpret_cast<unsigned char*>(l.params.data()), r.paramWords * 4) !=
-           r.paramWords * 4))
-    return finish(model::ErrorCode::BadLaunch, "cannot read the kernel code or parameters from memory");
+  l.params = params_;
   for (uint32_t i = 0; i < r.numInstrs; ++i) {
     uint64_t w;
-    std::memcpy(&w, &code[i * 8], 8);
+    std::memcpy(&w, &code_[i * 8], 8);
     isa::Instr in;
     if (!isa::decode(w, in))
       return finish(model::ErrorCode::BadLaunch, "invalid instruction word at PC " + std::to_string(i * 8));

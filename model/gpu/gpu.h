@@ -5,7 +5,8 @@
 //              at launch, then the I-caches' line fills (instruction fetch at ENTRY + PC) and
 //              global loads, stores and atomics while it runs
 // On LAUNCH the GPU reads the kernel's instruction words and parameter words from memory
-// (debug transport, as a launch-time driver/JIT step would), then runs the grid on its SMs,
+// (debug transport, as a launch-time driver/JIT step would; timed reads through `to_memory`
+// where debug transport moves no bytes), then runs the grid on its SMs,
 // clocked at gpu.core_clock_mhz, and reports completion in the status register.
 // A kernel that faults is released at once: its SMs, I-caches, coalescers and L1s are rebuilt
 // in their power-on state (statistics count on), the requests it still had queued are
@@ -51,7 +52,8 @@ class Gpu : public sc_core::sc_module {
   void build();    // the SM-side units in their power-on state
   void release();  // drops the last kernel's memory traffic and rebuilds the SM-side units
   void softReset();
-  void launch(const model::LaunchRegs& r);
+  void launch(const model::LaunchRegs& r);       // reads the code and parameters,
+  void startKernel(const model::LaunchRegs& r);  // then decodes them and starts the grid
   void clockTick();
   void finish(model::ErrorCode code, const std::string& error);
 
@@ -62,6 +64,9 @@ class Gpu : public sc_core::sc_module {
   MemoryGate gate_;  // the SM-side units reach downstream_ through it
   std::vector<std::unique_ptr<GlobalMemoryAdapter>> adapters_;
   std::unique_ptr<sm::GridEngine> engine_;
+  std::vector<unsigned char> code_;  // the launch's code and parameters as read from memory
+  std::vector<uint32_t> params_;
+  uint64_t loads_ = 0;  // launches (and resets) so far: a late answer to an older load is dropped
   isa::Kernel kernel_;
   sm::KernelImage image_;
   bool running_ = false;

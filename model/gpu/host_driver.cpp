@@ -1,5 +1,6 @@
 #include "model/gpu/host_driver.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -29,7 +30,24 @@ bool HostDriver::debug(tlm::tlm_command cmd, uint64_t address, unsigned char* da
   p.set_data_ptr(data);
   p.set_data_length(size);
   p.set_streaming_width(size);
-  return to_memory->transport_dbg(p) == size;
+  if (to_memory->transport_dbg(p) == size) return true;
+  // A target without debug transport (the Accellera examples'): timed accesses, in chunks.
+  constexpr unsigned kChunk = 256;
+  for (unsigned done = 0; done < size; done += kChunk) {
+    const unsigned n = std::min(kChunk, size - done);
+    tlm::tlm_generic_payload t;
+    sc_time delay = SC_ZERO_TIME;
+    t.set_command(cmd);
+    t.set_address(address + done);
+    t.set_data_ptr(data + done);
+    t.set_data_length(n);
+    t.set_streaming_width(n);
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    to_memory->b_transport(t, delay);
+    wait(delay);
+    if (!t.is_response_ok()) return false;
+  }
+  return true;
 }
 
 bool HostDriver::regAccess(tlm::tlm_command cmd, uint32_t offset, uint32_t& value) {

@@ -1,6 +1,6 @@
 // A host driver: what the command line (and any CPU model) does to run a kernel on the GPU.
 // It places the kernel's instruction words, its parameters and the buffers in memory (debug
-// transport), programs the control registers, launches, waits for the interrupt, and reads the
+// transport; b_transport where that moves no bytes), programs the control registers, launches, waits for the interrupt, and reads the
 // buffers back. Sockets: `control` to the GPU's control target, `to_memory` to the memory the
 // GPU uses (usually through the interconnect). Several kernels run one after another on the
 // same memory when a job source hands out more than one job.

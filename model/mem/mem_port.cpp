@@ -1,6 +1,8 @@
 #include "model/mem/mem_port.h"
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -91,7 +93,10 @@ void MemPort::send_method() {
       peq_.notify(*gp, phase, delay);
       break;
     case tlm::TLM_COMPLETED:
-      txn.completed_by_target = true;  // the response is complete at now + delay
+      // The transaction is complete (its response at now + delay), so its request phase ended
+      // now: the base protocol allows the next BEGIN_REQ at once.
+      txn.completed_by_target = true;
+      end_request(*gp);
       peq_.notify(*gp, tlm::BEGIN_RESP, delay);
       break;
   }
@@ -195,9 +200,44 @@ void MemPortDownstream::read(std::uint64_t address, unsigned size, Done done) {
 
 void MemPortDownstream::write(std::uint64_t address, const unsigned char* data,
                               const unsigned char* byte_enable, unsigned size, Done done) {
-  port_.write(address, data, size,
-              [d = std::move(done)](const MemResult& r) { d(nullptr, r.ok()); }, byte_enable,
-              byte_enable ? size : 0);
+  if (byte_enable && std::all_of(byte_enable, byte_enable + size, [](unsigned char b) { return b == 0xff; }))
+    byte_enable = nullptr;  // every byte written: no byte enables needed
+  if (!byte_enable) {
+    port_.write(address, data, size, [d = std::move(done)](const MemResult& r) { d(nullptr, r.ok()); });
+    return;
+  }
+  port_.write(
+      address, data, size,
+      [this, address, d = std::move(done), bytes = std::vector<unsigned char>(data, data + size),
+       enable = std::vector<unsigned char>(byte_enable, byte_enable + size)](const MemResult& r) mutable {
+        if (r.status != tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE) return d(nullptr, r.ok());
+        writeRuns(address, std::move(bytes), std::move(enable), std::move(d));
+      },
+      byte_enable, size);
+}
+
+void MemPortDownstream::writeRuns(std::uint64_t address, std::vector<unsigned char> data,
+                                  std::vector<unsigned char> enable, Done done) {
+  struct Left {
+    int writes = 0;
+    bool ok = true;
+    Done done;
+  };
+  auto left = std::make_shared<Left>();
+  left->done = std::move(done);
+  std::vector<std::pair<unsigned, unsigned>> runs;  // [begin, end) of each run of enabled bytes
+  for (unsigned i = 0; i < enable.size(); ++i) {
+    if (!enable[i]) continue;
+    if (runs.empty() || runs.back().second != i) runs.push_back({i, i});
+    runs.back().second = i + 1;
+  }
+  left->writes = static_cast<int>(runs.size());
+  if (runs.empty()) return left->done(nullptr, true);
+  for (const auto& [b, e] : runs)
+    port_.write(address + b, data.data() + b, e - b, [left](const MemResult& r) {
+      left->ok = left->ok && r.ok();
+      if (--left->writes == 0) left->done(nullptr, left->ok);
+    });
 }
 
 void MemPortDownstream::atomic(std::uint64_t address, isa::Op op, const WordOps& ops,

@@ -4,7 +4,8 @@
 // (b_transport), selected by configuration.
 //
 // AT rules kept: at most one transaction in its request phase (no BEGIN_REQ before the previous
-// END_REQ, BEGIN_RESP or TLM_COMPLETED); every legal target behaviour is accepted (TLM_COMPLETED
+// END_REQ, BEGIN_RESP or TLM_COMPLETED; a target's TLM_COMPLETED ends the request phase when
+// it is returned, whatever delay it annotates for the response); every legal target behaviour is accepted (TLM_COMPLETED
 // or TLM_UPDATED on BEGIN_REQ, BEGIN_RESP without END_REQ, out-of-order responses, annotated
 // delays honoured through a peq_with_cb_and_phase); END_RESP is sent for every BEGIN_RESP
 // received on the backward path. Requests wait in a FIFO while the request channel is busy.
@@ -26,6 +27,7 @@
 #include <deque>
 #include <functional>
 #include <unordered_map>
+#include <vector>
 
 namespace simtlm::mem {
 
@@ -129,6 +131,9 @@ class MemPort : public sc_core::sc_module {
 };
 
 // The TLM Downstream for the SM-side caches: forwards to a MemPort (misses, stores, atomics).
+// A write carries byte enables only when some byte is disabled (targets such as the Accellera
+// examples' refuse them); one whose enables the target refuses (TLM_BYTE_ENABLE_ERROR_RESPONSE)
+// is sent again as one write per run of enabled bytes, without.
 class MemPortDownstream : public Downstream {
  public:
   explicit MemPortDownstream(MemPort& port) : port_(port) {}
@@ -138,6 +143,9 @@ class MemPortDownstream : public Downstream {
   void atomic(std::uint64_t address, isa::Op op, const WordOps& ops, Done done) override;
 
  private:
+  // A write whose byte enables the target refused: its enabled runs, each without.
+  void writeRuns(std::uint64_t address, std::vector<unsigned char> data, std::vector<unsigned char> enable,
+                 Done done);
   MemPort& port_;
 };
 

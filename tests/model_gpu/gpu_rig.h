@@ -44,6 +44,7 @@ class StockTarget : public sc_core::sc_module {
   sc_core::sc_time latency{20, sc_core::SC_NS}, accept{1, sc_core::SC_NS}, service{2, sc_core::SC_US};
   uint64_t error_lo = 0, error_hi = 0, swallow_lo = 0, swallow_hi = 0;
   unsigned timed = 0, withByteEnables = 0, refused = 0, debugCalls = 0;
+  std::function<void()> onEnd;  // at the end of the simulation, before the target goes
 
   SC_HAS_PROCESS(StockTarget);
   explicit StockTarget(sc_core::sc_module_name n) : sc_module(n), socket("socket"), peq_("peq", this, &StockTarget::cb) {
@@ -58,6 +59,10 @@ class StockTarget : public sc_core::sc_module {
   }
   void get(uint64_t address, void* data, size_t n) const {
     memory.read(address, static_cast<unsigned char*>(data), n);
+  }
+
+  void end_of_simulation() override {
+    if (onEnd) onEnd();
   }
 
  private:
@@ -141,13 +146,14 @@ struct ScriptHost : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<ScriptHost> control{"control"};
   sc_core::sc_in<bool> irq{"irq"};
   std::function<void(ScriptHost&)> script;
+  std::function<void()> onDone = [] { sc_core::sc_stop(); };  // after the script
   StockTarget* memory = nullptr;
 
   SC_HAS_PROCESS(ScriptHost);
   explicit ScriptHost(sc_core::sc_module_name n) : sc_module(n) { SC_THREAD(run); }
   void run() {
     script(*this);
-    sc_core::sc_stop();
+    if (onDone) onDone();
   }
 
   tlm::tlm_response_status access(tlm::tlm_command cmd, model::Reg r, uint32_t& value) {

@@ -111,6 +111,9 @@ TEST_P(MemPortBehavior, HonoursAnnotatedDelaysExactly) {
     case Behavior::OutOfOrder:  // sent at 0,2,4,6 with latencies 40,30,20,10
       expect = {16 * ns, 24 * ns, 32 * ns, 40 * ns};
       break;
+    case Behavior::CompleteOnBeginReq:  // TLM_COMPLETED ends the request phase: all sent at 0
+      expect = {10 * ns, 10 * ns, 10 * ns, 10 * ns};
+      break;
     default:  // the request channel stays busy until the response: serialised
       expect = {10 * ns, 20 * ns, 30 * ns, 40 * ns};
   }
