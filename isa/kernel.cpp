@@ -22,7 +22,7 @@ void checkKernel(const Kernel& k) {
   for (size_t i = 0; i < k.size(); ++i) {
     const Instr& in = k.instrs[i];
     RegSet regs = usesOf(in) | writesOf(in);
-    if (regs.gpr >> k.numRegs)
+    if (k.numRegs < kMaxRegs && regs.gpr >> k.numRegs)  // (a shift by 64 is undefined)
       fail(i, "unknown register r" + std::to_string(63 - __builtin_clzll(regs.gpr)) +
                   " (the kernel declares " + std::to_string(k.numRegs) + ")");
     if (writesPred(info(in.op).format) && in.d >= kNumPreds) fail(i, "pt cannot be written");

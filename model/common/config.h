@@ -96,6 +96,7 @@ struct GpuConfig {
     int skip_ports;       // distinct PCs the skip table is probed for per cycle (PC coalescer)
     int skips_per_cycle;  // follower skips per SM per cycle
     int rename_regs;      // physical vector registers for renaming per thread block (at most)
+    int branch_history;   // darsie-no-cf-sync: majority branch outcomes kept per thread block
     bool tid_yz;          // generalization: tid.y / tid.z conditionally redundant
     bool rename_bank_conflicts;  // false: rename-pool registers use no bank ports (ideal)
     // Tests only (not a parameter): followers map the wrong version, which a test must catch.

@@ -165,6 +165,9 @@ std::vector<Param> buildTable() {
                "DARSIE follower warps that skip an instruction per SM per cycle"),
       intParam("darsie.rename_regs", SIMTLM_FIELD(darsie.rename_regs), 32, "registers", 0, 255,
                "DARSIE renaming registers per thread block, at most (fewer if occupancy would drop)"),
+      intParam("darsie.branch_history", SIMTLM_FIELD(darsie.branch_history), 64, "branches", 1, 65536,
+               "darsie-no-cf-sync: guarded-branch outcomes of the majority path remembered per thread "
+               "block; a warp further behind leaves the majority path (counted)"),
       boolParam("darsie.tid_yz", SIMTLM_FIELD(darsie.tid_yz), true,
                 "DARSIE: tid.y / tid.z conditionally redundant when x*y (x*y*z) divides the warp size"),
       boolParam("darsie.rename_bank_conflicts", SIMTLM_FIELD(darsie.rename_bank_conflicts), true,

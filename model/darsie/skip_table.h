@@ -26,6 +26,7 @@ struct SkipEntry {
   bool leaderWB = false;   // the leader's result is in the register file
   bool sync = false;       // the leader took the last free register: a synchronization point
   bool invalid = false;    // a load entry cleared by a store or atomic: arrivals execute it
+  bool storeHit = false;   // darsie-ignore-store: a store would have cleared it (not cleared)
   bool stale = false;      // left over from before a barrier: matches no arrival
   int leader = -1;         // warp index in block
   int phys = -1;           // rename-pool register holding the value (RenamePool)

@@ -40,6 +40,11 @@
 namespace simtlm::sm {
 
 struct DarsieState;  // sm_darsie.h
+}  // namespace simtlm::sm
+namespace simtlm::darsie {
+struct SkipEntry;  // model/darsie/skip_table.h
+}  // namespace simtlm::darsie
+namespace simtlm::sm {
 
 // A global load, store or atomic of one warp instruction.
 struct GlobalAccess {
@@ -181,6 +186,10 @@ class SmCore {
   void darsieUnmapReg(int slot, uint8_t r);
   void darsieWritten(int slot, const isa::Instr& in);
   void darsieMemory(int slot, const isa::OpInfo& oi);
+  void darsieCheckLoad(int slot, const darsie::SkipEntry& x, const isa::Instr& in);
+  bool darsieCheckReady(int slot) const;
+  void darsieFinishCheck(int slot);
+  bool darsieVerifiedSkip(int slot, const IBufferEntry& e, const darsie::SkipEntry& x);
   void darsieSweep(int blockSlot);
   void darsieBarrierRelease(Block& b);
   void darsieWarpDone(int slot);

@@ -137,7 +137,8 @@ void SmCore::darsieProbe(int slot, int& skips) {
       return;
     }
     if (x.instance > pos || (x.arrived & bit)) return decide(x.leader == me && !x.leaderWB ? e : -1);
-    if (x.invalid) {
+    if (x.invalid) {  // executes the load itself (its value checked, but under ignore-store)
+      if (!d.ignoreStores) darsieCheckLoad(slot, x, image_.kernel->instrs[idx]);
       x.arrived |= bit;
       decide(-1);
       return darsieSweep(w.block);
@@ -240,6 +241,10 @@ void SmCore::darsieFlushed(int slot) {
     }
   dw.fetchPos = dw.issuePos;
   dw.decidedPc = ~0u;
+  if (dw.check.active && !dw.check.dispatched) {  // the load was dropped: probed again
+    d.blocks[w.block]->pool.release(dw.check.phys);
+    dw.check.active = false;
+  }
 }
 
 // --- issue side --------------------------------------------------------------------------------
@@ -256,7 +261,13 @@ void SmCore::darsieRetireSkips(int slot) {
     IBufferEntry& e = w.ibuf.front();
     DarsieBlock& db = *d.blocks[w.block];
     darsie::SkipEntry& x = db.table[e.darsieEntry];
-    if (x.invalid) {
+    // darsie-ignore-store checks every skip's value (darsieVerifiedSkip); a global load a
+    // store hit cannot be read again without timing beyond the SM: it is executed.
+    const bool verify = d.ignoreStores;
+    const bool globalHit = verify && x.storeHit && x.isGlobalLoad;
+    if (globalHit) d.storeHitSkips++;
+    if (x.invalid && !verify) darsieCheckLoad(slot, x, e.instr);  // (before the entry may go)
+    if (x.invalid || globalHit) {
       x.pendingSkips--;
       e.darsieEntry = -1;
       w.ibuf.unskipFront();
@@ -265,12 +276,16 @@ void SmCore::darsieRetireSkips(int slot) {
       opEvents_++;
       return darsieSweep(w.block);
     }
-    if (ops_.inCollectors(slot) > 0 || !scoreboard_.canIssue(slot, e.written)) return;
+    // (A verified skip reads its sources: it waits for them too.)
+    const DarsieWarp::LoadCheck& check = d.warps[slot].check;
+    if ((check.active && check.dispatched) || ops_.inCollectors(slot) > 0 || !scoreboard_.canIssue(slot, verify ? e.touched : e.written)) return;
     const uint8_t r = e.instr.d;
     const int me = static_cast<int>(w.indexInBlock);
-    db.pool.map(me, r, x.phys);
-    // (A test corrupts the rename on purpose: the follower reads the neighbouring register.)
-    darsieMapReg(slot, r, cfg_.darsie.corrupt_rename_for_test ? (x.phys + 1) % db.pool.size() : x.phys);
+    if (!verify || !darsieVerifiedSkip(slot, e, x)) {
+      db.pool.map(me, r, x.phys);
+      // (A test corrupts the rename on purpose: the follower reads the neighbouring register.)
+      darsieMapReg(slot, r, cfg_.darsie.corrupt_rename_for_test ? (x.phys + 1) % db.pool.size() : x.phys);
+    }
     w.ctx->advance(e.instr, w.ctx->activeMask(), image_.reconvergence[isa::Kernel::indexOf(e.pc)]);
     d.warps[slot].issuePos++;
     x.pendingSkips--;
@@ -308,8 +323,17 @@ void SmCore::darsieIssued(int slot, const IBufferEntry& e, bool diverged) {
   if (d.noCfSync) {  // idealized: the first majority warp's outcome is the majority's
     auto it = std::find_if(db.decided.begin(), db.decided.end(), [&](const auto& p) { return p.first == pos; });
     if (it == db.decided.end()) {
+      if (pos < db.forgotten) {
+        // The outcome at this position was forgotten (the warp fell darsie.branch_history
+        // branches behind): it cannot know it followed the majority, so it leaves the path.
+        d.historyMisses++;
+        return darsieLeave(slot);
+      }
       db.decided.emplace_back(pos, target);
-      if (db.decided.size() > 64) db.decided.pop_front();
+      if (db.decided.size() > static_cast<size_t>(cfg_.darsie.branch_history)) {
+        db.forgotten = std::max(db.forgotten, db.decided.front().first + 1);
+        db.decided.pop_front();
+      }
       it = db.decided.end() - 1;
     }
     if (diverged || it->second != target) darsieLeave(slot);
@@ -436,6 +460,22 @@ void SmCore::registerDarsieStats(stats::Registry& r) {
                "rename registers taken from the freelist (new versions)");
   r.addDerived(p + "freelist.releases", [pools] { return pools(true); }, "registers",
                "rename registers returned to the freelist (versions no warp needs)");
+  r.add(p + "no_cf_sync.history_misses", d.historyMisses, "events",
+        "darsie-no-cf-sync: majority warps whose branch outcome was no longer in the history "
+        "(darsie.branch_history); they left the majority path");
+  r.add(p + "ignore_store.store_hit_skips", d.storeHitSkips, "instructions",
+        "darsie-ignore-store: skips of a load entry a store of the block had hit (the real "
+        "mechanism would have executed them)");
+  r.add(p + "ignore_store.stale_skips", d.staleSkips, "instructions",
+        "darsie-ignore-store: skips whose leader's value differed from the follower's own (a "
+        "store changed a load's value, or a value computed from it); the model delivered the "
+        "follower's own value, at the skip's time");
+  r.add(p + "load_checks", d.loadChecks, "instructions",
+        "TB-redundant loads a follower executed itself because a store or atomic cleared their "
+        "entry; their value is compared with the leader's");
+  r.add(p + "load_check_leaves", d.loadCheckLeaves, "events",
+        "of those, loads whose value differed from the leader's (a race the program allows): the "
+        "warp left the majority path");
   r.add(p + "unskipped", d.unskipped, "instructions", "skips turned back into instructions because their entry was cleared");
 }
 

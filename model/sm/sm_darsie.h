@@ -5,6 +5,7 @@
 // (renaming, versions, load rules, barriers).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -32,6 +33,17 @@ struct DarsieWarp {
   uint64_t waitSince = 0;
   bool leavePending = false;            // leaves the majority path once its leads wrote back
   uint64_t busyUntil = 0;               // copying renamed registers out
+  // A TB-redundant load the warp executes itself because a store or atomic cleared its entry
+  // (Sec. 4.4): the leader's version (held by a reference of its own) is compared with the
+  // warp's value once both have written back (docs/darsie.md, "Loads"). Younger skips wait for
+  // the comparison once the load dispatched.
+  struct LoadCheck {
+    bool active = false, dispatched = false, ownDone = false;
+    uint32_t pc = 0;
+    uint8_t reg = 0;
+    int entry = -1, phys = -1;
+    std::array<uint32_t, 32> own{};  // the warp's value, when it wrote back
+  } check;
 };
 
 struct DarsieBlock {
@@ -39,8 +51,10 @@ struct DarsieBlock {
   darsie::RenamePool pool;
   uint64_t majority = 0;  // warps on the majority path (by index in block)
   uint64_t counter = 0;   // entry creation order
-  // darsie-no-cf-sync: the branch outcome the first majority warp took, by position.
+  // darsie-no-cf-sync: the branch outcome the first majority warp took, by position (at most
+  // darsie.branch_history); positions below `forgotten` were dropped from it.
   std::deque<std::pair<uint64_t, uint32_t>> decided;
+  uint64_t forgotten = 0;
   DarsieBlock(int entries, int regs, int lanes, int warps, int named)
       : table(entries), pool(regs, lanes, warps, named) {}
 };
@@ -61,6 +75,11 @@ struct DarsieState {
   uint64_t occupancySum = 0, occupancyMax = 0, evictions = 0, fullEvents = 0;
   uint64_t invalidByStore = 0, invalidByAtomic = 0, unskipped = 0, rejoins = 0, adopted = 0;
   uint64_t portLimited = 0;
+  // Idealized variants, where the idealization would have changed a value (docs/darsie.md):
+  // no-cf-sync warps that found their branch's outcome forgotten; ignore-store skips whose
+  // entry a store had hit, and of those the ones whose leader's value was stale.
+  uint64_t historyMisses = 0, storeHitSkips = 0, staleSkips = 0;
+  uint64_t loadChecks = 0, loadCheckLeaves = 0;  // see DarsieWarp::LoadCheck
   // For the energy layer: skip-table read-port accesses, rename-table reads (one per register
   // operand of an issued instruction), versions taken from / returned to the freelist by blocks
   // already retired (live blocks' pools are added when read).

@@ -1,6 +1,7 @@
 // DARSIE in the SM, the register side (docs/darsie.md; DARSIE Sec. 4.3.1, 4.4, 4.5): renaming
 // onto the block's rename pool (values and banks), the leader's version written at dispatch,
 // LeaderWB, the load rules of Sec. 4.4, bar.sync's rejoin and the stuck-run description.
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -33,6 +34,7 @@ void SmCore::darsieBeforeExecute(int slot, const isa::Instr& in, uint32_t pc) {
   DarsieState& d = *darsie_;
   Warp& w = warps_[slot];
   DarsieWarp& dw = d.warps[slot];
+  if (dw.check.active && !dw.check.dispatched && dw.check.pc == pc) dw.check.dispatched = true;
   DarsieBlock& db = *d.blocks[w.block];
   const int me = static_cast<int>(w.indexInBlock);
   const uint8_t r = in.d;
@@ -59,6 +61,11 @@ void SmCore::darsieWritten(int slot, const isa::Instr& in) {
   DarsieState& d = *darsie_;
   Warp& w = warps_[slot];
   DarsieWarp& dw = d.warps[slot];
+  if (dw.check.active && dw.check.dispatched && !dw.check.ownDone && dw.check.reg == in.d) {
+    dw.check.ownDone = true;  // darsieCheckLoad; younger instructions may overwrite it
+    std::copy(w.ctx->reg(in.d), w.ctx->reg(in.d) + w.ctx->lanes(), dw.check.own.begin());
+    if (darsieCheckReady(slot)) darsieFinishCheck(slot);
+  }
   const int entry = dw.leadWrite[in.d];
   if (entry < 0) return;
   dw.leadWrite[in.d] = -1;
@@ -67,6 +74,9 @@ void SmCore::darsieWritten(int slot, const isa::Instr& in) {
   darsie::SkipEntry& x = db.table[entry];
   x.leaderWB = true;
   x.kind = darsie::classify(db.pool.row(x.phys), w.ctx->lanes());
+  const int phys = x.phys;  // (finishing a check may sweep the entry)
+  for (int s : blocks_[w.block].warps)  // followers whose own load wrote back first
+    if (const auto& c = d.warps[s].check; c.active && c.ownDone && c.phys == phys) darsieFinishCheck(s);
   opEvents_++;  // followers may skip now
   if (w.done) db.pool.unmap(static_cast<int>(w.indexInBlock), in.d);
   else if (dw.leavePending && dw.pendingLeads == 0) darsieLeave(slot);
@@ -81,10 +91,14 @@ void SmCore::darsieMemory(int slot, const isa::OpInfo& oi) {
   const bool store = oi.cls == isa::OpClass::StoreGlobal || oi.cls == isa::OpClass::StoreShared ||
                      oi.cls == isa::OpClass::AtomicShared;
   const bool global = oi.cls == isa::OpClass::AtomicGlobal || oi.cls == isa::OpClass::Fence;
-  if (store && !d.ignoreStores) {
+  if (store) {
     darsie::SkipTable& t = d.blocks[warps_[slot].block]->table;
     for (int i = 0; i < t.size(); ++i)
       if (t[i].valid && t[i].isLoad && !t[i].invalid) {
+        if (d.ignoreStores) {  // not cleared; its skips are checked when they retire
+          t[i].storeHit = true;
+          continue;
+        }
         t[i].invalid = true;
         d.invalidByStore++;
       }
@@ -97,6 +111,92 @@ void SmCore::darsieMemory(int slot, const isa::OpInfo& oi) {
             b->table[i].invalid = true;
             d.invalidByAtomic++;
           }
+}
+
+// Sec. 4.4 clears a load's entry when the block stores, so that followers execute the load
+// themselves; but values the leader computed from its own load stay in the table. When the
+// follower's load reads something else (the program lets a warp's store race with another's
+// load), its later skips would take values computed from the leader's. So the follower keeps a
+// reference to the leader's version and compares it with its own value once both have written
+// back: equal, it goes on skipping, as the paper's design does; different, it leaves the
+// majority path and drops the skips fetched behind the load. Younger skips wait for the check.
+void SmCore::darsieCheckLoad(int slot, const darsie::SkipEntry& x, const isa::Instr& in) {
+  DarsieState& d = *darsie_;
+  DarsieWarp& dw = d.warps[slot];
+  d.loadChecks++;
+  if (dw.check.active) {  // one check at a time: leave instead
+    d.loadCheckLeaves++;
+    return darsieLeave(slot);
+  }
+  DarsieBlock& db = *d.blocks[warps_[slot].block];
+  dw.check = DarsieWarp::LoadCheck{true, false, false, x.pc, in.d, db.table.find(x.pc), x.phys};
+  db.pool.addRef(x.phys);
+}
+
+// Whether the leader of the checked load has written its version: its entry says so, and an
+// entry that left the table had (entries leave only after their leader's write-back).
+bool SmCore::darsieCheckReady(int slot) const {
+  const DarsieWarp::LoadCheck& c = darsie_->warps[slot].check;
+  const darsie::SkipTable& t = darsie_->blocks[warps_[slot].block]->table;
+  if (c.entry < 0 || !t[c.entry].valid || t[c.entry].phys != c.phys || t[c.entry].pc != c.pc) return true;
+  return t[c.entry].leaderWB;
+}
+
+void SmCore::darsieFinishCheck(int slot) {
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieWarp::LoadCheck& c = d.warps[slot].check;
+  DarsieBlock& db = *d.blocks[w.block];
+  const bool same = std::equal(c.own.begin(), c.own.begin() + w.ctx->lanes(), db.pool.row(c.phys));
+  db.pool.release(c.phys);
+  c.active = false;
+  opEvents_++;  // younger skips may go on
+  if (same || w.done) return;
+  d.loadCheckLeaves++;
+  dropStaleFront(slot);
+  darsieLeave(slot);
+}
+
+// darsie-ignore-store idealizes time, never values (DESIGN.md 5.6): its stores clear no load
+// entry, so a follower's own value may differ from its leader's (a load whose address a store
+// wrote, and everything computed from it). Every skip is therefore checked when it takes
+// effect: the follower's own value is computed from its own registers (shared loads read the
+// block's shared memory now, in program order); equal, the skip maps the leader's version as
+// usual; different, the follower keeps its own value at the skip's time, counted as stale.
+// Returns whether it kept its own value. Global loads are not read again (a store-hit one was
+// executed instead, darsieRetireSkips).
+bool SmCore::darsieVerifiedSkip(int slot, const IBufferEntry& e, const darsie::SkipEntry& x) {
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  DarsieBlock& db = *d.blocks[w.block];
+  const isa::Instr& in = e.instr;
+  const isa::OpInfo& oi = isa::info(in.op);
+  if (x.storeHit) d.storeHitSkips++;
+  if (oi.cls == isa::OpClass::LoadGlobal) return false;
+  const uint8_t r = in.d;
+  const int lanes = w.ctx->lanes();
+  const size_t bytes = sizeof(uint32_t) * static_cast<size_t>(lanes);
+  if (w.ctx->isMapped(r)) {  // its own copy first: lanes the instruction does not write keep it
+    std::memcpy(w.ctx->privateReg(r), w.ctx->reg(r), bytes);
+    darsieUnmapReg(slot, r);
+    db.pool.unmap(static_cast<int>(w.indexInBlock), r);
+  }
+  const uint32_t exec = w.ctx->execMask(in);
+  if (oi.format == isa::Format::Load) {
+    uint32_t addr[32] = {}, words[32] = {};
+    w.ctx->addresses(in, exec, addr);
+    for (int l = 0; l < lanes; ++l) {
+      if (!(exec >> l & 1u)) continue;
+      if (oi.cls == isa::OpClass::LoadShared) words[l] = shared_->read(static_cast<unsigned>(w.block), addr[l]);
+      else if (addr[l] / 4 < image_.launch.params.size()) words[l] = image_.launch.params[addr[l] / 4];
+    }
+    w.ctx->writeLanes(r, words, exec);
+  } else {
+    w.ctx->executeAlu(in, exec);
+  }
+  if (std::memcmp(w.ctx->reg(r), db.pool.row(x.phys), bytes) == 0) return false;
+  d.staleSkips++;
+  return true;
 }
 
 // Entries every majority warp has passed, whose leader wrote back and whose followers retired
@@ -122,13 +222,20 @@ void SmCore::darsieBarrierRelease(Block& b) {
   DarsieState& d = *darsie_;
   const int bs = static_cast<int>(&b - blocks_.data());
   DarsieBlock& db = *d.blocks[bs];
+  // Warps may wait at different bar.sync instructions of one id: only those at the majority's
+  // barrier (or, with no majority warp left, at the first eligible warp's) continue on one path,
+  // and the analysis's redundant registers are those of that barrier.
   int source = -1;
+  uint32_t pc = ~0u;
   for (int s : b.warps)
     if (db.majority & bitOf(warps_[s].indexInBlock)) {
       source = static_cast<int>(warps_[s].indexInBlock);
+      pc = warps_[s].barrierPc;
       break;
     }
-  const uint64_t redundant = d.marking.redundantAtBarrier[isa::Kernel::indexOf(warps_[b.warps[0]].barrierPc)];
+  for (int s : b.warps)
+    if (pc == ~0u && !warps_[s].done && darsieEligible(warps_[s])) pc = warps_[s].barrierPc;
+  const uint64_t redundant = pc == ~0u ? 0 : d.marking.redundantAtBarrier[isa::Kernel::indexOf(pc)];
   for (int s : b.warps) {
     Warp& w = warps_[s];
     DarsieWarp& dw = d.warps[s];
@@ -136,7 +243,7 @@ void SmCore::darsieBarrierRelease(Block& b) {
     dw.fetchPos = dw.issuePos = 0;
     dw.decidedPc = ~0u;
     const uint64_t bit = bitOf(w.indexInBlock);
-    if (w.done || (db.majority & bit) || d.poolRegs == 0 || !darsieEligible(w)) continue;
+    if (w.done || (db.majority & bit) || d.poolRegs == 0 || !darsieEligible(w) || w.barrierPc != pc) continue;
     d.rejoins++;
     dw.leavePending = false;
     db.majority |= bit;
@@ -152,6 +259,7 @@ void SmCore::darsieBarrierRelease(Block& b) {
   for (int i = 0; i < db.table.size(); ++i)
     if (db.table[i].valid) db.table[i].stale = true;
   db.decided.clear();
+  db.forgotten = 0;
   darsieSweep(bs);
 }
 
@@ -176,6 +284,9 @@ std::string SmCore::darsieDescribe(int slot) const {
   std::ostringstream s;
   if (dw.branchWait) s << "waits at a DARSIE branch barrier of the majority path; ";
   if (w.ibuf.skips() && !w.ibuf.empty() && w.ibuf.front().skip) s << "retires a skip; ";
+  if (const auto& c = dw.check; c.active)
+    s << "compares its load at PC " << c.pc << " with the leader's (dispatched " << c.dispatched
+      << ", written " << c.ownDone << ", leader's ready " << darsieCheckReady(slot) << "); ";
   if (!w.done && !w.fetchInFlight && darsieMustDecide(w, slot)) {
     const int e = d.blocks[w.block]->table.find(w.fetchPc);
     if (e >= 0 && !d.blocks[w.block]->table[e].leaderWB) s << "fetch waits for the leader's write-back; ";

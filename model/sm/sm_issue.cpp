@@ -165,6 +165,10 @@ void SmCore::execute(int slot, uint64_t cycle) {
     if (darsie_) darsieFlushed(slot);
     w.ibuf.flush();
     w.fetchPc = ctx.pc();
+    // The flush dropped whatever blocked fetch (a control instruction or bar.sync fetched
+    // behind this one: a path that falls through into a join that is one); a DARSIE branch
+    // barrier this instruction entered keeps it blocked.
+    w.fetchBlocked = darsie_ && darsie_->warps[static_cast<size_t>(slot)].branchWait;
     w.epoch++;
     flushes_++;
   }
