@@ -275,7 +275,10 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
       break;
   }
   dispatchPc_ = -1;
-  if (w.done) retireBlock(blocks_[w.block]);  // its last instruction may have left
+  if (w.done) {  // its last instruction may have left
+    if (darsie_) darsieDrained(slot);
+    retireBlock(blocks_[w.block]);
+  }
 }
 
 int SmCore::laneGroupsOf(uint32_t exec) const {

@@ -193,6 +193,7 @@ class SmCore {
   void darsieSweep(int blockSlot);
   void darsieBarrierRelease(Block& b);
   void darsieWarpDone(int slot);
+  void darsieDrained(int slot);
   std::string darsieDescribe(int slot) const;
   void registerDarsieStats(stats::Registry& r);
   std::unique_ptr<DarsieState> darsie_;

@@ -33,6 +33,7 @@ struct DarsieWarp {
   uint64_t waitSince = 0;
   bool leavePending = false;            // leaves the majority path once its leads wrote back
   uint64_t busyUntil = 0;               // copying renamed registers out
+  bool releasePending = false;          // exited: versions to give back once drained
   // A TB-redundant load the warp executes itself because a store or atomic cleared its entry
   // (Sec. 4.4): the leader's version (held by a reference of its own) is compared with the
   // warp's value once both have written back (docs/darsie.md, "Loads"). Younger skips wait for

@@ -268,13 +268,27 @@ void SmCore::darsieWarpDone(int slot) {
   Warp& w = warps_[slot];
   DarsieBlock& db = *d.blocks[w.block];
   db.majority &= ~bitOf(w.indexInBlock);
+  d.warps[slot].releasePending = true;
+  darsieDrained(slot);
+  darsieSweep(w.block);
+  darsieTryReleaseBranch(w.block);
+}
+
+// An exited warp gives its versions back once its instructions have left the operand
+// collectors: a store issued before exit reads its data at dispatch, through the mapping (a
+// version released earlier could be taken by a new leader and overwritten first).
+void SmCore::darsieDrained(int slot) {
+  DarsieState& d = *darsie_;
+  Warp& w = warps_[slot];
+  if (!d.warps[slot].releasePending || ops_.inCollectors(slot) > 0) return;
+  d.warps[slot].releasePending = false;
+  DarsieBlock& db = *d.blocks[w.block];
   const int me = static_cast<int>(w.indexInBlock);
   const uint64_t mapped = db.pool.mappedMask(me);
   for (int r = 0; r < 64; ++r)  // a lead still to write keeps its version through its entry
     if ((mapped >> r & 1u) && d.warps[slot].leadWrite[static_cast<size_t>(r)] < 0)
       db.pool.unmap(me, static_cast<uint8_t>(r));
   darsieSweep(w.block);
-  darsieTryReleaseBranch(w.block);
 }
 
 std::string SmCore::darsieDescribe(int slot) const {

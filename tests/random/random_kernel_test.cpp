@@ -121,7 +121,7 @@ TEST(RandomKernelGenerator, ForcedFeaturesAppearAndForbiddenOnesDoNot) {
 class RandomKernelReach : public ::testing::TestWithParam<int> {};
 
 TEST_P(RandomKernelReach, ForcedClassMatchesInterpreter) {
-  const KnownBug& bug = kKnownBugs.at(static_cast<size_t>(GetParam()));
+  const KnownBug& bug = kFailureClasses.at(static_cast<size_t>(GetParam()));
   if (knownBugListed(bug.feature))
     GTEST_SKIP() << "issue 14 item " << bug.item << " is in kKnownBugs (tests/random/known_bugs.h): "
                  << bug.symptom;
@@ -141,8 +141,8 @@ TEST_P(RandomKernelReach, ForcedClassMatchesInterpreter) {
     }
   }
 }
-INSTANTIATE_TEST_SUITE_P(Issue14, RandomKernelReach, ::testing::Range(0, static_cast<int>(kKnownBugs.size())),
-                         [](const auto& info) { return "Item" + std::to_string(kKnownBugs[info.param].item); });
+INSTANTIATE_TEST_SUITE_P(Issue14, RandomKernelReach, ::testing::Range(0, static_cast<int>(kFailureClasses.size())),
+                         [](const auto& info) { return "Item" + std::to_string(kFailureClasses[info.param].item); });
 
 // Reduced kernels of failures the net found (tests/random/regressions/), each on its seed's launch
 // and buffers under the mechanism and sizes where it failed.
