@@ -243,7 +243,11 @@ void SmCore::darsieBarrierRelease(Block& b) {
     dw.fetchPos = dw.issuePos = 0;
     dw.decidedPc = ~0u;
     const uint64_t bit = bitOf(w.indexInBlock);
-    if (w.done || (db.majority & bit) || d.poolRegs == 0 || !darsieEligible(w) || w.barrierPc != pc) continue;
+    // (A warp whose older instructions still wait in operand collectors would read the adopted
+    // versions at their dispatch: it stays off the path until the next barrier.)
+    if (w.done || (db.majority & bit) || d.poolRegs == 0 || !darsieEligible(w) || w.barrierPc != pc ||
+        ops_.inCollectors(s) > 0)
+      continue;
     d.rejoins++;
     dw.leavePending = false;
     db.majority |= bit;
