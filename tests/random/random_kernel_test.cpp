@@ -156,7 +156,6 @@ const Regression kRegressions[] = {
     {"seed1257_dr_run_wrong_version.s", 1257, config::Mechanism::Darsie, "default"},
     {"seed1504_load_after_atomic_wrong_version.s", 1504, config::Mechanism::Darsie, "small"},
     {"seed1571_load_after_atomic_address_version.s", 1571, config::Mechanism::Darsie, "small"},
-    {"seed1037_rejoin_before_dispatch.s", 1037, config::Mechanism::Darsie, "default"},
 };
 
 void PrintTo(const Regression& r, std::ostream* os) { *os << r.file; }
