@@ -155,7 +155,10 @@ void SmCore::execute(int slot, uint64_t cycle) {
   ops_.accept(slot, in, exec, e.pc, cycle);
   const size_t idx = isa::Kernel::indexOf(e.pc);
   const bool diverged = ctx.advance(in, exec, image_.reconvergence[idx]);
-  if (isControl(in.op)) w.fetchBlocked = false;
+  // A control instruction resolved, or a redirect (which flushes below) dropped whatever blocked
+  // fetch: a control instruction or bar.sync fetched behind a path that falls into a join that is
+  // one. (A branch barrier the hooks below enter blocks it again.)
+  if (isControl(in.op) || (!ctx.done() && ctx.pc() != e.pc + 8)) w.fetchBlocked = false;
   if (darsie_) {
     darsieIssued(slot, e, diverged);
     darsie_->renameLookups += static_cast<uint64_t>(__builtin_popcountll(regfile::sourceGprs(in)) +
@@ -165,10 +168,6 @@ void SmCore::execute(int slot, uint64_t cycle) {
     if (darsie_) darsieFlushed(slot);
     w.ibuf.flush();
     w.fetchPc = ctx.pc();
-    // The flush dropped whatever blocked fetch (a control instruction or bar.sync fetched
-    // behind this one: a path that falls through into a join that is one); a DARSIE branch
-    // barrier this instruction entered keeps it blocked.
-    w.fetchBlocked = darsie_ && darsie_->warps[static_cast<size_t>(slot)].branchWait;
     w.epoch++;
     flushes_++;
   }

@@ -114,23 +114,8 @@ std::string prologue(int pad, int regs = 16) {
 // The taken path runs first and falls through into the join; its last instruction is fetched
 // together with the join's control instruction.
 
-std::string joinIsBra(int pad) {
-  return prologue(pad) + R"(
-  @p0 bra TAKEN
-  add.u32 r2, r2, 7
-  bra JOIN
-TAKEN:
-  add.u32 r2, r2, r13
-JOIN:
-  bra NEXT
-  add.u32 r2, r2, 1000
-NEXT:
-  st.global.b32 [r12], r2
-  exit
-)";
-}
-
-std::string joinIsGuardedBra(int pad) {
+// The join is `bra NEXT`, or `@p1 bra NEXT` with `guard` "@p1 " (p1: the first five threads).
+std::string joinIsBra(int pad, const std::string& guard = "") {
   return prologue(pad) + R"(
   setp.lt.u32 p1, r0, 5
   @p0 bra TAKEN
@@ -139,7 +124,7 @@ std::string joinIsGuardedBra(int pad) {
 TAKEN:
   add.u32 r2, r2, r13
 JOIN:
-  @p1 bra NEXT
+  )" + guard + R"(bra NEXT
   add.u32 r2, r2, 1000
 NEXT:
   st.global.b32 [r12], r2
@@ -186,7 +171,7 @@ TEST(EquivalenceRegression, ControlInstructionAtAJoin) {
   for (int pad = 0; pad < 4; ++pad)
     for (M m : kAllMechanisms) {
       expectEquivalent(joinIsBra(pad), {}, m, "bra at the join, pad " + std::to_string(pad));
-      expectEquivalent(joinIsGuardedBra(pad), {}, m, "guarded bra at the join, pad " + std::to_string(pad));
+      expectEquivalent(joinIsBra(pad, "@p1 "), {}, m, "guarded bra at the join, pad " + std::to_string(pad));
       expectEquivalent(joinIsExit(pad), {}, m, "exit at the join, pad " + std::to_string(pad));
       expectEquivalent(nestedIfElse(pad), {}, m, "nested if/else, pad " + std::to_string(pad));
     }
