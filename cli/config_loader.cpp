@@ -35,7 +35,9 @@ struct IniLines {
       content.push_back(s);
       int line = static_cast<int>(content.size());
       if (s.size() >= 2 && s.front() == '[' && s.back() == ']') {
+        // Boost ends the prefix with one dot: `[dram.]` and `[dram]` are the same section.
         section = trim(s.substr(1, s.size() - 2));
+        if (!section.empty() && section.back() == '.') section.pop_back();
       } else if (auto eq = s.find('='); eq != std::string::npos) {
         std::string name = trim(s.substr(0, eq));
         std::string full = section.empty() ? name : section + "." + name;
@@ -96,10 +98,12 @@ void ConfigLoader::loadText(const std::string& text, const std::string& name) {
     auto it = lines.keys.find(key);
     IniLines::Pos pos{0, 0};
     if (it != lines.keys.end() && n < it->second.size()) pos = it->second[n];
-    if (n > 0)
+    if (n > 0) {
+      const bool found = it != lines.keys.end() && !it->second.empty();
       throw InputError(name, pos.line, pos.col,
-                       key + " is set twice (first on line " +
-                           std::to_string(it->second[0].line) + ")");
+                       key + " is set twice" +
+                           (found ? " (first on line " + std::to_string(it->second[0].line) + ")" : ""));
+    }
     std::string value = opt.value.empty() ? "" : opt.value[0];
     std::string err = assignmentError(next, key, value);
     if (!err.empty()) throw InputError(name, pos.line, pos.col, err);

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "cli/config_loader.h"
-#include "cli/progress.h"
+#include "cli/progress_monitor.h"
 #include "cli/run_limits.h"
 #include "cli/scenario_eval.h"
 #include "isa/diagnostics.h"

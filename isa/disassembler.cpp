@@ -45,7 +45,16 @@ std::string targetLabel(const Kernel* kernel, uint32_t pc) {
   }
   char buf[24];
   std::snprintf(buf, sizeof buf, "L_%04x", pc);
-  return buf;
+  std::string name = buf;
+  // A source may use such a name itself for another PC: lengthen the made-up one until it is free.
+  auto taken = [&](const std::string& n) {
+    if (!kernel) return false;
+    for (const auto& [at, label] : kernel->labels)
+      if (label == n) return true;
+    return false;
+  };
+  while (taken(name)) name += "_";
+  return name;
 }
 
 std::string disassemble(const Instr& in, const Kernel* kernel) {

@@ -55,6 +55,24 @@ TEST(AssemblerRoundTrip, WorkloadKernels) {
   for (const auto& f : files) expectRoundTrip(isa::assembleFile(f.string()), f.string());
 }
 
+// A label the source names like one the disassembler makes up (L_ and four hex digits), while
+// another branch target has no label (a binary may keep only some labels): the made-up name
+// must not collide (a fuzzer found "label 'L_0000' is already defined").
+TEST(AssemblerRoundTrip, MadeUpLabelsAvoidTheKernelsOwnNames) {
+  isa::Kernel k = isa::assemble(R"(.kernel collide
+.regs 2
+top:
+  add.u32 r0, r0, 1
+L_0000:
+  bra top
+  bra L_0000
+  exit
+)", "collide.s");
+  ASSERT_EQ(k.labels.size(), 2u);
+  k.labels.erase(0);  // `top` is gone: the disassembler names PC 0 itself
+  expectRoundTrip(k, "collide.s without its first label");
+}
+
 // Hand-written: every format, hints, guards, negative offsets, labels, all kinds of immediates.
 const char* kEveryFormat = R"(// every format of the instruction set
 .kernel every_format

@@ -138,6 +138,12 @@ TEST(Config, MalformedFiles) {
             "bad.ini:2:1: error: malformed line 'num_warps 3' (expected [section] or key = value)");
   EXPECT_EQ(loadError("[sm]\nnum_warps = 8\nnum_warps = 16\n"),
             "bad.ini:3:1: error: sm.num_warps is set twice (first on line 2)");
+  // A section named with a trailing dot: Boost does not double the dot (a fuzzer found that the
+  // key's lines were then not found, and the message read past the end of the list).
+  EXPECT_EQ(loadError("[dram.]\nbytes_per_cycle=3\nbytes_per_cycle="),
+            "bad.ini:3:1: error: dram.bytes_per_cycle is set twice (first on line 2)");
+  EXPECT_EQ(loadError("[dram.]\nbytes_per_cycle=0\n"),
+            "bad.ini:2:1: error: dram.bytes_per_cycle = '0': out of range [0.001, 1000000] bytes/cycle");
   EXPECT_EQ(setError("sm.num_warps"), "--set 'sm.num_warps': expected key=value");
   EXPECT_EQ(messageOf<simtlm::InputError>([] { ConfigLoader().loadFile("/nonexistent/x.ini"); }),
             "/nonexistent/x.ini: error: cannot open the configuration file: No such file or directory");
