@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "cli/scenario.h"
+#include "isa/input_file.h"
 
 namespace po = boost::program_options;
 
@@ -36,6 +37,10 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
+energy::EnergyTable loadEnergyTable(const std::string& path) {
+  return energy::parseTable(readInputFile(path, "energy table"), path);
+}
+
 bool EnergyRequest::ptrace() const { return endsWith(traceFile, ".ptrace"); }
 
 void addEnergyOptions(po::options_description& desc, bool withTrace) {
@@ -62,7 +67,7 @@ EnergyRequest energyRequestFrom(const po::variables_map& vm) {
     if (r.traceFile.empty()) throw std::invalid_argument("--power-trace: expected a file name (.csv or .ptrace)");
   }
   r.tableFile = vm.count("energy") ? vm["energy"].as<std::string>() : scenario::repoDir() + "/configs/energy/default.yaml";
-  r.table = energy::loadTable(r.tableFile);
+  r.table = loadEnergyTable(r.tableFile);
   return r;
 }
 

@@ -27,6 +27,10 @@ struct EnergyRequest {
   bool ptrace() const;           // HotSpot layout (the file name ends in .ptrace)
 };
 
+// Reads and parses an energy table. Throws InputError naming the file (also when it cannot be
+// read).
+energy::EnergyTable loadEnergyTable(const std::string& path);
+
 // Adds the options above (`withTrace`: also --power-trace and --window).
 void addEnergyOptions(boost::program_options::options_description& desc, bool withTrace);
 // Validates the options and loads the table. Throws std::invalid_argument naming the option and

@@ -1,10 +1,7 @@
 #include "model/energy/table.h"
 
-#include "isa/input_file.h"
-
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "cli/yaml_reader.h"
@@ -72,7 +69,7 @@ EnergyTable parseTable(const std::string& text, const std::string& fileName) {
   yaml::Map top(doc, {"name", "description", "technology", "gated_sm_leakage", "components"});
   EnergyTable t;
   t.file = fileName;
-  t.name = top.has("name") ? top.get("name").name() : std::filesystem::path(fileName).stem().string();
+  t.name = top.has("name") ? top.get("name").name() : std::filesystem::path(fileName).stem().string();  // a name, not a read
   if (top.has("description")) t.description = top.get("description").str();
 
   auto need = [&](const yaml::Map& m, const std::string& key) {
@@ -94,10 +91,6 @@ EnergyTable parseTable(const std::string& text, const std::string& fileName) {
     t.components.push_back(component(*v, spec));
   }
   return t;
-}
-
-EnergyTable loadTable(const std::string& path) {
-  return parseTable(readInputFile(path, "energy table"), path);
 }
 
 }  // namespace simtlm::energy

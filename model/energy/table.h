@@ -1,7 +1,8 @@
 // An energy table: for every component of the catalogue, the energy of each of its events (pJ)
 // and its static power (mW); the technology node, supply voltage and clock the numbers were made
-// for; and where every number comes from. Loaded from a YAML file (configs/energy/*.yaml, format
-// in docs/energy.md); every problem is one InputError naming the file, line, column and entry.
+// for; and where every number comes from. Parsed from the text of a YAML file (configs/energy/*.yaml,
+// format in docs/energy.md), which the command line reads (cli::loadEnergyTable): the model reads
+// no files. Every problem is one InputError naming the file, line, column and entry.
 #pragma once
 
 #include <string>
@@ -26,9 +27,8 @@ struct EnergyTable {
   std::vector<ComponentEntry> components;   // in catalogue() order
 };
 
-// Parses a table (`fileName` names it in errors). Throws InputError.
+// Parses a table's text; `fileName` names it in errors and gives the table's default name (its
+// stem). Throws InputError.
 EnergyTable parseTable(const std::string& text, const std::string& fileName);
-// Reads and parses a file. Throws InputError (also for a file that cannot be read).
-EnergyTable loadTable(const std::string& path);
 
 }  // namespace simtlm::energy

@@ -2,6 +2,7 @@
 // per event, scaling with voltage and clock, linearity, mechanism overhead, and the power trace.
 #include <gtest/gtest.h>
 
+#include "cli/energy_options.h"
 #include "energy_test_support.h"
 #include "model/energy/model.h"
 #include "model/energy/power_trace.h"
@@ -90,7 +91,7 @@ TEST(EnergyCalculator, MechanismStructuresAreChargedAsOverheadInTheirRuns) {
 }
 
 TEST(EnergyCalculator, DoubledCountsDoubleDynamicEnergy) {
-  const EnergyModel m(energy::loadTable(SIMTLM_SOURCE_DIR "/configs/energy/default.yaml"), twoSms());
+  const EnergyModel m(cli::loadEnergyTable(SIMTLM_SOURCE_DIR "/configs/energy/default.yaml"), twoSms());
   std::vector<double> v = m.valuesOf(handStats());
   const Breakdown once = m.evaluate(v);
   for (double& x : v) x *= 2;

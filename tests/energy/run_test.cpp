@@ -28,7 +28,7 @@ checks:
 cli::EnergyRequest request(const std::string& trace = "", uint64_t window = 1000) {
   cli::EnergyRequest r;
   r.tableFile = SIMTLM_SOURCE_DIR "/configs/energy/default.yaml";
-  r.table = energy::loadTable(r.tableFile);
+  r.table = cli::loadEnergyTable(r.tableFile);
   r.traceFile = trace;
   r.window = window;
   return r;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "cli/energy_options.h"
 #include "energy_test_support.h"
 #include "isa/diagnostics.h"
 
@@ -38,7 +39,7 @@ TEST(EnergyTable, EveryShippedTableLoadsWithASourceForEveryNumber) {
   int n = 0;
   for (const auto& f : std::filesystem::directory_iterator(SIMTLM_SOURCE_DIR "/configs/energy")) {
     if (f.path().extension() != ".yaml") continue;
-    const energy::EnergyTable t = energy::loadTable(f.path().string());
+    const energy::EnergyTable t = cli::loadEnergyTable(f.path().string());
     EXPECT_EQ(t.name, f.path().stem().string());
     ASSERT_EQ(t.components.size(), energy::catalogue().size());
     for (size_t c = 0; c < t.components.size(); ++c) {
@@ -51,15 +52,15 @@ TEST(EnergyTable, EveryShippedTableLoadsWithASourceForEveryNumber) {
 }
 
 TEST(EnergyTable, DefaultHasThePapersRegisterFileAndHorowitzScaledAlus) {
-  const energy::EnergyTable t = energy::loadTable(SIMTLM_SOURCE_DIR "/configs/energy/default.yaml");
+  const energy::EnergyTable t = cli::loadEnergyTable(SIMTLM_SOURCE_DIR "/configs/energy/default.yaml");
   const auto& rf = t.components[static_cast<size_t>(energy::componentIndex("regfile"))];
   EXPECT_EQ(rf.events[0].value, 185.26);  // BOW Table IV
   EXPECT_EQ(t.voltageV.value, 0.96);
-  const energy::EnergyTable d = energy::loadTable(SIMTLM_SOURCE_DIR "/configs/energy/darsie_gpuwattch.yaml");
+  const energy::EnergyTable d = cli::loadEnergyTable(SIMTLM_SOURCE_DIR "/configs/energy/darsie_gpuwattch.yaml");
   const auto& drf = d.components[static_cast<size_t>(energy::componentIndex("regfile"))];
   EXPECT_EQ(drf.events[0].value, 14.2);  // DARSIE Table 2
   EXPECT_EQ(drf.events[1].value, 25.9);
-  const energy::EnergyTable h = energy::loadTable(SIMTLM_SOURCE_DIR "/configs/energy/horowitz_45nm.yaml");
+  const energy::EnergyTable h = cli::loadEnergyTable(SIMTLM_SOURCE_DIR "/configs/energy/horowitz_45nm.yaml");
   const auto& in = h.components[static_cast<size_t>(energy::componentIndex("int"))];
   const auto& fp = h.components[static_cast<size_t>(energy::componentIndex("fp"))];
   EXPECT_EQ(in.events[0].value, 0.1);   // 32-bit add
@@ -124,7 +125,7 @@ TEST(EnergyTable, MalformedYamlAndBadTechnologyAreErrors) {
 
 TEST(EnergyTable, UnreadableFileIsNamed) {
   try {
-    energy::loadTable("/nonexistent/table.yaml");
+    cli::loadEnergyTable("/nonexistent/table.yaml");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), "/nonexistent/table.yaml: error: cannot open the energy table: No such file or directory");
