@@ -7,7 +7,7 @@
 
 #include "cli/config_loader.h"
 #include "cli/results.h"
-#include "model/darsie/storage.h"
+#include "model/mechanisms/darsie/storage.h"
 
 namespace po = boost::program_options;
 

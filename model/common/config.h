@@ -26,7 +26,6 @@ enum class Mechanism { Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync };
 const char* mechanismName(Mechanism m);
 // Throws ConfigError for an unknown name.
 Mechanism mechanismFromName(const std::string& name);
-inline bool isDarsie(Mechanism m) { return m != Mechanism::Baseline; }
 
 struct GpuConfig {
   struct Gpu {

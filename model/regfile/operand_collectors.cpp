@@ -195,13 +195,13 @@ void OperandCollectors::registerStats(stats::Group g) {
         "bank requests (reads and writebacks) denied for a cycle because the bank was busy");
   g.add("write_conflicts", c_.writeConflicts, "conflicts",
         "writebacks delayed a cycle because their bank's ports were taken by other writebacks");
-  if (renamedFrom_ != ~0u) {  // DARSIE
+  if (renamedFrom_ != ~0u) {  // a mechanism's rename registers
     g.add("renamed_reads", c_.renamedReads, "accesses",
-          "bank reads of DARSIE rename-pool registers (followers and leaders reading a version)");
+          "bank reads of the mechanism's rename registers (followers and leaders reading a version)");
     g.add("renamed_writes", c_.renamedWrites, "accesses",
-          "bank writes of DARSIE rename-pool registers (leaders writing a new version)");
+          "bank writes of the mechanism's rename registers (leaders writing a new version)");
     g.add("renamed_conflicts", c_.renamedConflicts, "conflicts",
-          "bank requests to DARSIE rename-pool registers denied for a cycle: the extra bank "
+          "bank requests to the mechanism's rename registers denied for a cycle: the extra bank "
           "conflicts renaming causes, where the baseline would read the warp's own registers");
   }
   for (uint32_t b = 0; b < banks_; ++b) {

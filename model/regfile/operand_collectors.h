@@ -1,5 +1,5 @@
 // Operand collector units and the bank arbiter of the banked vector register file
-// (DARSIE Sec. 3, BOW Sec. II; docs/regfile.md). Pure C++: the SM clocks it.
+// (docs/regfile.md). Pure C++: the SM clocks it.
 //
 // Per SM cycle c the SM may, in any order, accept() instructions issued in cycle c, request
 // writeback()s, and dispatch() ready instructions; then it calls tick(c) once:
@@ -65,8 +65,8 @@ class OperandCollectors {
   template <class Visit, class Take>
   int dispatchReady(uint64_t cycle, Visit&& visit, Take&& take);
 
-  // Physical registers from `first` on are DARSIE rename-pool registers: their reads, writes
-  // and conflicts are also counted as renamed_* (docs/darsie.md).
+  // Physical registers from `first` on are a mechanism's rename registers: their reads, writes
+  // and conflicts are also counted as renamed_*.
   // With `free`, their accesses take no bank port and never conflict (an idealization).
   void setRenamedFrom(PhysReg first, bool free = false) {
     renamedFrom_ = index(first);

@@ -1,4 +1,4 @@
-// The per-warp base + length register mapping (DARSIE Sec. 3's assumption): when a threadblock
+// The per-warp base + length register mapping (docs/regfile.md): when a threadblock
 // is admitted, each of its warps receives a contiguous range of physical vector registers, as
 // many as the kernel's registers per thread; named register rN of warp w is base(w) + N.
 // Ranges are placed first-fit in a free list that merges neighbours on release, so freed

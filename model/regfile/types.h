@@ -21,7 +21,7 @@ constexpr uint32_t index(CollectorId c) { return static_cast<uint32_t>(c); }
 
 // Where a physical register lives. Both mappings are functions of the physical register alone
 // (not of the warp reading it), so a register renamed to another warp's physical register
-// (DARSIE followers) is read from that register's bank. Each bank holds exactly one register
+// (a mechanism's renaming) is read from that register's bank. Each bank holds exactly one register
 // of every row of `banks` consecutive physical registers; the row is the entry index.
 enum class BankMapping : uint8_t {
   Interleaved,  // bank = p % banks

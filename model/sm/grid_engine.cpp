@@ -1,5 +1,7 @@
 #include "model/sm/grid_engine.h"
 
+#include "model/mechanisms/registry.h"
+
 #include <stdexcept>
 
 namespace simtlm::sm {
@@ -119,8 +121,9 @@ std::string GridEngine::shortfall() const {
   if (shared > static_cast<uint64_t>(cfg_.shared.size))
     return "shared memory: " + n(shared) + " bytes needed (" + n(k.sharedBytes) + " rounded up to whole bank rows of " +
            n(row) + "), " + n(cfg_.shared.size) + " on an SM (shared.size)";
-  return "registers: " + n(regs) + " needed (" + n(warps) + " warps x " + n(W) + " threads x " + n(k.numRegs) +
-         ") with the mechanism's own (DARSIE's rename pool, darsie.rename_regs) in contiguous ranges of the register "
+  const std::string own = mechanisms::resourcesFor(cfg_).regsName;
+  return "registers: " + n(regs) + " needed (" + n(warps) + " warps x " + n(W) + " threads x " + n(k.numRegs) + ")" +
+         (own.empty() ? "" : " with the mechanism's own (" + own + ")") + " in contiguous ranges of the register "
          "file's banks, " + n(cfg_.sm.num_registers) + " on an SM (sm.num_registers, regfile.banks)";
 }
 

@@ -1,5 +1,5 @@
-// The per-warp instruction buffer between fetch/decode and issue (DARSIE Sec. 3: two entries
-// per warp). Entries carry their PC so that issue can tell a stale entry (fetched down a path
+// The per-warp instruction buffer between fetch/decode and issue (two entries per warp by
+// default, as in GPGPU-Sim). Entries carry their PC so that issue can tell a stale entry (fetched down a path
 // the warp did not take) and flush it.
 #pragma once
 
@@ -14,14 +14,15 @@ struct IBufferEntry {
   uint32_t pc;
   isa::Instr instr;
   isa::RegSet touched{}, written{};  // registers read or written / written, known at decode
-  // DARSIE (model/sm/sm_darsie.cpp): the skip-table entry this instruction leads, or that this
-  // entry skips (a skip takes no issue slot and no buffer room: it only keeps program order).
-  int16_t darsieEntry = -1;
+  // A mechanism's mark (sm_mechanism.h), for example the table entry this instruction leads or
+  // skips; -1 for none. A skip is an instruction a mechanism delivered without fetching it: it
+  // takes no issue slot and no buffer room, keeps program order, and the mechanism retires it.
+  int16_t tag = -1;
   bool skip = false;
 };
 
 // A ring of entries (the SM looks at every warp's front each cycle; a deque's indirections cost
-// more than the buffer itself). DARSIE's skips take no room, so the ring grows when they pile up.
+// more than the buffer itself). Skips take no room, so the ring grows when they pile up.
 class IBuffer {
  public:
   IBuffer() : IBuffer(2) {}
@@ -46,7 +47,7 @@ class IBuffer {
     head_ = (head_ + 1) & mask();
     --count_;
   }
-  // A skip at the front becomes an instruction to issue (its skip-table entry was cleared).
+  // A skip at the front becomes an instruction to issue (the mechanism could not retire it).
   void unskipFront() {
     if (front().skip) skips_--;
     front().skip = false;

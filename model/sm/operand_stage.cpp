@@ -7,7 +7,7 @@
 
 namespace simtlm::sm {
 
-OperandStage::OperandStage(const config::GpuConfig& cfg)
+OperandStage::OperandStage(const config::GpuConfig& cfg, const MechanismResources& mechanism)
     : map_(regfile::RegisterMap::fromConfig(cfg)),
       oc_(cfg.regfile),
       entries_(static_cast<size_t>(cfg.regfile.collectors)),
@@ -17,12 +17,12 @@ OperandStage::OperandStage(const config::GpuConfig& cfg)
       memInCollector_(static_cast<size_t>(cfg.sm.num_warps), 0),
       pendingWrites_(static_cast<size_t>(cfg.sm.num_warps), 0),
       poolBase_(map_.physRegs()),
-      poolPerBlock_(config::isDarsie(cfg.mechanism) ? cfg.darsie.rename_regs : 0),
+      poolPerBlock_(mechanism.regsPerBlock),
       writes_(map_.physRegs() + static_cast<size_t>(cfg.sm.max_blocks) * static_cast<size_t>(poolPerBlock_)),
       renamedMask_(static_cast<size_t>(cfg.sm.num_warps), 0),
       renamedTo_(poolPerBlock_ > 0 ? static_cast<size_t>(cfg.sm.num_warps) * 64 : 0) {
   if (poolPerBlock_ > 0)
-    oc_.setRenamedFrom(regfile::PhysReg{poolBase_}, !cfg.darsie.rename_bank_conflicts);
+    oc_.setRenamedFrom(regfile::PhysReg{poolBase_}, mechanism.regsConflictFree);
 }
 
 regfile::Sources OperandStage::sources(int slot, const isa::Instr& in) const {

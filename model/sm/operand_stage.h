@@ -28,6 +28,7 @@
 #include "model/common/stats.h"
 #include "model/regfile/operand_collectors.h"
 #include "model/regfile/register_map.h"
+#include "model/sm/sm_mechanism.h"
 
 namespace simtlm::sm {
 
@@ -49,7 +50,7 @@ struct WrittenResult {
 
 class OperandStage {
  public:
-  explicit OperandStage(const config::GpuConfig& cfg);
+  OperandStage(const config::GpuConfig& cfg, const MechanismResources& mechanism);
 
   // <smPrefix>.regfile.* (the collectors' counters, docs/regfile.md) and <smPrefix>.regmap.*.
   void registerStats(stats::Registry& r, const std::string& smPrefix);
@@ -75,7 +76,7 @@ class OperandStage {
   int dispatch(uint64_t cycle, UnitFree&& unitFree, Run&& run);
 
   // The physical register the result of `in` goes to, resolved when the instruction's
-  // semantics write it (a DARSIE rename in between must not move a write already made), or
+  // semantics write it (a rename in between must not move a write already made), or
   // nothing for predicates only.
   std::optional<regfile::PhysReg> dest(int slot, const isa::Instr& in) const;
   // The result of `in` is ready: queues the bank write of `dest` (from dest()). Returns false
@@ -93,10 +94,9 @@ class OperandStage {
   int undispatchedMemory(int slot) const { return memInCollector_[slot]; }
   int inCollectors(int slot) const { return inCollector_[slot]; }
 
-  // DARSIE (docs/darsie.md, "Rename registers in the banks"): a warp's named register renamed
-  // onto a rename-pool register is read and written there, in that register's bank. Block slot
-  // b's pool registers are the physical registers poolReg(b, 0..) past the warps' ranges,
-  // consecutive and so strided across the banks.
+  // A mechanism's registers (MechanismResources, for example a rename pool): a warp's named
+  // register renamed onto one is read and written there, in that register's bank. Block slot b's pool registers are the physical registers
+  // poolReg(b, 0..) past the warps' ranges, consecutive and so strided across the banks.
   regfile::PhysReg poolReg(int blockSlot, int i) const {
     return regfile::PhysReg{poolBase_ + static_cast<uint32_t>(blockSlot * poolPerBlock_ + i)};
   }
@@ -130,7 +130,7 @@ class OperandStage {
 
   regfile::RegisterMap map_;
   regfile::OperandCollectors oc_;
-  uint32_t poolBase_ = 0;  // the first rename-pool register (DARSIE), past the map's registers
+  uint32_t poolBase_ = 0;  // the first of the mechanism's registers, past the map's registers
   int poolPerBlock_ = 0;
   std::vector<uint64_t> renamedMask_;            // by warp slot: named registers renamed
   std::vector<regfile::PhysReg> renamedTo_;      // by slot * 64 + named register

@@ -1,6 +1,5 @@
 #include "model/sm/sm_core.h"
 #include "model/sm/sm_core_state.h"
-#include "model/sm/sm_darsie.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,6 +8,7 @@
 #include <sstream>
 
 #include "isa/semantics.h"
+#include "model/mechanisms/registry.h"
 #include "model/regfile/operands.h"
 
 namespace simtlm::sm {
@@ -29,7 +29,9 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
                frontend::ICache& icache, stats::Registry& stats)
     : id_(id), cfg_(cfg), mem_(memory), icache_(icache), warps_(static_cast<size_t>(cfg.sm.num_warps)),
       blocks_(static_cast<size_t>(cfg.sm.max_blocks)), scoreboard_(cfg.sm.num_warps),
-      ops_(cfg), warpAge_(static_cast<size_t>(cfg.sm.num_warps), 0) {
+      ops_(cfg, mechanisms::resourcesFor(cfg)), warpAge_(static_cast<size_t>(cfg.sm.num_warps), 0),
+      ctx_{id, cfg, image_, warps_, blocks_, ops_, scoreboard_, shared_, opEvents_, fetched_, 0,
+           [this](uint32_t pc) { return decode(pc); }, [this](int slot) { dropStaleFront(slot); }} {
   const int perScheduler = cfg.sm.num_warps / cfg.issue.schedulers;
   for (int s = 0; s < cfg.issue.schedulers; ++s)
     schedulers_.push_back(makeScheduler(cfg.issue.policy, perScheduler));
@@ -69,8 +71,8 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
   stats.add(p + "issue.stall.structural", stallStructural_, "cycles",
             "nothing issued: the oldest warp found no free operand collector");
   stats.add(p + "issue.stall.sync", stallSync_, "cycles",
-            "nothing issued: the oldest warp waited at a DARSIE branch barrier or copied its "
-            "renamed registers out");
+            "nothing issued: the oldest warp waited in a synchronization of the mechanism (a "
+            "branch barrier, copying renamed registers out)");
   for (int c = 0; c < isa::kNumOpClasses; ++c) {
     const std::string cls = p + "exec." + std::string(isa::className(static_cast<isa::OpClass>(c)));
     stats.add(cls + ".warp_instructions", execWarps_[c], "instructions",
@@ -83,11 +85,9 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
   stats.add(p + "regfile.write_lane_groups", writeLaneGroups_, "accesses",
             "vector register writes of dispatched instructions, per lane group with an active lane");
   ops_.registerStats(stats, "sm" + std::to_string(id));
-  if (config::isDarsie(cfg.mechanism)) {
-    darsie_ = std::make_unique<DarsieState>();
-    registerDarsieStats(stats);
-  }
-  recheck_ = darsie_ ? 0xffu
+  mech_ = mechanisms::attach(cfg, ctx_, stats);
+  coupled_ = mech_ && mech_->couplesWarps();
+  recheck_ = coupled_ ? 0xffu
                      : 1u << static_cast<int>(Stall::None) | 1u << static_cast<int>(Stall::Structural) |
                            1u << static_cast<int>(Stall::Memory) | 1u << static_cast<int>(Stall::Sync);
   initMemory(stats);  // the shared-memory unit (sm_memory.cpp)
@@ -115,7 +115,7 @@ void SmCore::startKernel(const KernelImage& image) {
   for (const isa::Instr& in : image.kernel->instrs)
     decodedRegs_.emplace_back(isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in));
   restartMemory();
-  if (darsie_) darsieStart();
+  if (mech_) mech_->kernelStarted();
 }
 
 IBufferEntry SmCore::decode(uint32_t pc) const {
@@ -128,7 +128,7 @@ bool SmCore::canAdmit() const {
   const isa::Kernel& k = *image_.kernel;
   const uint32_t W = image_.launch.warpSize;
   const int warps = static_cast<int>((image_.launch.block.count() + W - 1) / W);
-  const int regs = warps * static_cast<int>(W) * k.numRegs + darsieRegsPerBlock();
+  const int regs = warps * static_cast<int>(W) * k.numRegs + mechanismRegs();
   return residentBlocks_ < cfg_.sm.max_blocks && usedWarps_ + warps <= cfg_.sm.num_warps &&
          usedRegs_ + regs <= cfg_.sm.num_registers && sharedFits(k.sharedBytes) &&
          ops_.canAllocate(warps, k.numRegs);  // contiguous register ranges (RegisterMap)
@@ -161,12 +161,12 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
     blk.warps.push_back(slot);
   }
   ops_.allocate(std::vector<uint32_t>(blk.warps.begin(), blk.warps.end()), k.numRegs);
-  if (darsie_) darsieAdmit(b);
+  if (mech_) mech_->blockAdmitted(b);
   opEvents_++;
   wakeAll();
   residentBlocks_++;
   usedWarps_ += numWarps;
-  usedRegs_ += numWarps * static_cast<int>(W) * k.numRegs + darsieRegsPerBlock();
+  usedRegs_ += numWarps * static_cast<int>(W) * k.numRegs + mechanismRegs();
 }
 
 bool SmCore::idle() const { return residentBlocks_ == 0; }
@@ -176,7 +176,7 @@ bool SmCore::tick(uint64_t cycle) {
   cycles_++;
   if (idle()) return false;
   activeCycles_++;
-  now_ = cycle;
+  ctx_.now = cycle;
   const uint64_t before = warpInstrs_ + fetched_ + opEvents_;
   const size_t pendingBefore = inFlight_.size();
   const bool memoryAnswered = tickMemory(cycle);  // shared-memory answers due this cycle
@@ -184,7 +184,7 @@ bool SmCore::tick(uint64_t cycle) {
   dispatch(cycle);      // collected instructions to their units (frees collectors for issue)
   issue(cycle);
   operandTick(cycle);   // register-file bank writes, then operand reads
-  if (darsie_) darsieSkip(cycle);  // DARSIE's skipper works beside the fetch scheduler
+  if (mech_) mech_->beforeFetch(cycle);  // beside the fetch scheduler
   fetch(cycle);
   return memoryAnswered || warpInstrs_ + fetched_ + opEvents_ != before || inFlight_.size() != pendingBefore;
 }
@@ -259,10 +259,7 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
     if (regfile::destGpr(in)) writeLaneGroups_ += static_cast<uint64_t>(groups);
   }
   dispatchPc_ = c.pc;
-  if (darsie_) {
-    darsieBeforeExecute(slot, in, c.pc);
-    darsieMemory(slot, oi);
-  }
+  if (mech_) mech_->beforeExecute(slot, in, c.pc);
   switch (oi.format) {
     case isa::Format::Load: case isa::Format::Store: case isa::Format::Atomic: case isa::Format::AtomicCas:
       executeMemory(slot, in, c.exec, cycle);
@@ -276,7 +273,7 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   }
   dispatchPc_ = -1;
   if (w.done) {  // its last instruction may have left
-    if (darsie_) darsieDrained(slot);
+    if (mech_) mech_->warpDrained(slot);
     retireBlock(blocks_[w.block]);
   }
 }
@@ -304,7 +301,7 @@ void SmCore::operandTick(uint64_t cycle) {
   if (ops_.idle() || !fault_.empty()) return;  // idle: ticking would change nothing
   for (const WrittenResult& r : ops_.tick(cycle)) {
     scoreboard_.release(r.slot, r.instr);
-    if (darsie_) darsieWritten(r.slot, r.instr);
+    if (mech_) mech_->written(r.slot, r.instr);
     opEvents_++;
     wake(r.slot);
     Warp& w = warps_[r.slot];
@@ -324,7 +321,7 @@ void SmCore::releaseBarrier(Block& b) {
     if (warps_[s].barrierId != id) return deadlock(b);
   for (int s : b.warps) warps_[s].atBarrier = false;
   b.warpsAtBarrier = 0;
-  if (darsie_) darsieBarrierRelease(b);
+  if (mech_) mech_->barrierReleased(b);
   barriers_++;
   opEvents_++;
   wakeAll();
@@ -363,9 +360,9 @@ void SmCore::retireBlock(Block& b) {
   const int numWarps = static_cast<int>(b.warps.size());
   residentBlocks_--;
   usedWarps_ -= numWarps;
-  usedRegs_ -= numWarps * static_cast<int>(W) * k.numRegs + darsieRegsPerBlock();
+  usedRegs_ -= numWarps * static_cast<int>(W) * k.numRegs + mechanismRegs();
   releaseShared(static_cast<int>(&b - blocks_.data()));
-  if (darsie_) darsieRetire(static_cast<int>(&b - blocks_.data()));
+  if (mech_) mech_->blockRetired(static_cast<int>(&b - blocks_.data()));
   b.used = false;
   blocksFinished_--;
   opEvents_++;
@@ -400,16 +397,16 @@ void SmCore::fetch(uint64_t cycle) {
       const size_t idx = isa::Kernel::indexOf(w.fetchingPc);
       if (idx >= image_.kernel->size()) break;  // past the end: the warp stalls there
       if (k > 0 && icache_.lineOf(image_.codeBase + w.fetchingPc) != line) break;  // next line
-      if (darsie_ && darsieMustDecide(w, i)) break;  // the skipper looks at it first
+      if (mech_ && mech_->holdsFetch(i)) break;  // the mechanism decides this PC first
       IBufferEntry entry = decode(w.fetchingPc);
       const isa::Instr& in = entry.instr;
-      if (darsie_) darsieDelivered(i, entry);
+      if (mech_) mech_->delivered(i, entry);
       w.ibuf.push(entry);
       fetched_++;
       w.fetchingPc += 8;
       w.fetchPc = w.fetchingPc;
-      // Under DARSIE fetch also stops at bar.sync: the majority path is redrawn there.
-      if (isControl(in.op) || (darsie_ && in.op == isa::Op::BAR_SYNC)) {
+      // (A mechanism may stop fetch behind other instructions too.)
+      if (isControl(in.op) || (mech_ && mech_->fetchStopsAfter(in))) {
         w.fetchBlocked = true;
         break;
       }
@@ -430,7 +427,7 @@ void SmCore::fetch(uint64_t cycle) {
       return setFault(i, "PC past the last instruction (missing exit?)", {w.fetchPc, -1, std::nullopt});
     if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked ||
         w.ibuf.size() + need > cfg_.frontend.ibuffer_entries ||
-        isa::Kernel::indexOf(w.fetchPc) >= image_.kernel->size() || (darsie_ && darsieMustDecide(w, i)))
+        isa::Kernel::indexOf(w.fetchPc) >= image_.kernel->size() || (mech_ && mech_->holdsFetch(i)))
       continue;
     // Probe the I-cache at the fetch address. With every MSHR busy this cycle's fetch is
     // lost and the round robin moves on (GPGPU-Sim's reservation failure).
@@ -502,7 +499,7 @@ std::string SmCore::describeWarps() const {
       s << "waits for instruction fetch (I-cache miss at " << hex(static_cast<uint32_t>(image_.codeBase + w.fetchingPc)) << ")";
     else if (w.ibuf.empty()) s << "waits for instruction fetch";
     else s << "waits for a dependence or a free operand collector";
-    if (darsie_) s << "; " << darsieDescribe(static_cast<int>(i));
+    if (mech_) s << "; " << mech_->describeWarp(static_cast<int>(i));
     if (ops_.inCollectors(static_cast<int>(i)))
       s << " (" << ops_.inCollectors(static_cast<int>(i)) << " of its instructions in collectors)";
     s << "\n";

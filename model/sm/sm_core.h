@@ -11,11 +11,12 @@
 // guarantees the sources are final, in-order dispatch that no younger write overtakes them);
 // results become visible to dependants when their register-file write is performed.
 //
-// This is the first cut of the SM of issue 3: instruction fetch goes through the SM's
-// frontend::ICache (hits after icache_hit_latency, misses wait for a line fill over the memory
-// system; the I-buffer receives the words decoded at launch), the register file is banked with operand collectors, and global memory is reached
-// through the GlobalMemoryPort interface (ideal in runGrid; coalescer, L1 and TLM port in the
-// GPU top). Shared memory is the SM's mem::SharedMemory unit (banks, conflicts; sm_memory.cpp).
+// Instruction fetch goes through the SM's frontend::ICache (hits after icache_hit_latency,
+// misses wait for a line fill over the memory system; the I-buffer receives the words decoded
+// at launch); global memory is reached through the GlobalMemoryPort interface (ideal in
+// runGrid; coalescer, L1 and TLM port in the GPU top); shared memory is the SM's
+// mem::SharedMemory unit (banks, conflicts; sm_memory.cpp). A mechanism attaches through the
+// hooks of sm_mechanism.h (model/mechanisms/registry.h picks it from the configuration).
 #pragma once
 
 #include <array>
@@ -35,16 +36,12 @@
 #include "model/sm/ibuffer.h"
 #include "model/sm/operand_stage.h"
 #include "model/sm/scoreboard.h"
+#include "model/sm/sm_mechanism.h"
+#include "model/sm/sm_state.h"
 #include "model/sm/warp_scheduler.h"
 
 namespace simtlm::sm {
 
-struct DarsieState;  // sm_darsie.h
-}  // namespace simtlm::sm
-namespace simtlm::darsie {
-struct SkipEntry;  // model/darsie/skip_table.h
-}  // namespace simtlm::darsie
-namespace simtlm::sm {
 
 // A global load, store or atomic of one warp instruction.
 struct GlobalAccess {
@@ -66,21 +63,6 @@ class GlobalMemoryPort {
   virtual void issue(const GlobalAccess& access, Done done) = 0;
   virtual void tick(uint64_t cycle) = 0;
   virtual bool idle() const = 0;
-};
-
-// What every SM needs to know of the running kernel.
-struct KernelImage {
-  const isa::Kernel* kernel = nullptr;
-  isa::LaunchConfig launch;
-  std::vector<uint32_t> reconvergence;  // per instruction: reconvergence PC of a branch
-  // Byte address of the instruction at PC 0 in simulated memory (the ENTRY register in the GPU
-  // top): instruction fetch probes the I-cache at codeBase + PC.
-  uint64_t codeBase = 0;
-  // Where the host's buffers are ([base, end), sorted by base), when it says so (runGrid, the
-  // command line's platform): a global access outside every one then faults as it does on the
-  // interpreter. Otherwise memory answers for itself (an error response where nothing is mapped).
-  bool checkBuffers = false;
-  std::vector<std::pair<uint32_t, uint32_t>> buffers;
 };
 
 // Where a fault happened, beyond its warp (SmCore::setFault).
@@ -111,8 +93,8 @@ class SmCore {
   std::string describeWarps() const;
 
  private:
-  struct Warp;
-  struct Block;
+  using Warp = WarpSlot;
+  using Block = BlockSlot;
   struct InFlight;
 
   void writeback(uint64_t cycle);
@@ -123,7 +105,8 @@ class SmCore {
   Stall issueStall(int slot) const;
   // issueStall(), looked at again only when it can have changed: the warp was woken, or its
   // stall ends without an event of its own (a free collector or memory port; a ready warp another
-  // scheduler's issue may have made structurally stalled). Always under DARSIE.
+  // scheduler's issue may have made structurally stalled). Always with a mechanism that couples
+  // warps.
   Stall stallOf(int slot) {
     const Stall c = stallCache_[static_cast<size_t>(slot)];
     return dirty_[static_cast<size_t>(slot)] || (recheck_ >> static_cast<int>(c) & 1u) ? restall(slot) : c;
@@ -165,39 +148,10 @@ class SmCore {
   void setFault(int slot, const std::string& what, const FaultSite& at = {});
   bool ranOffTheEnd(const Warp& w, int slot) const;  // fetch: the next instruction is past the last
 
-  // DARSIE (sm_darsie.cpp, sm_darsie_registers.cpp; docs/darsie.md). Called only when darsie_ is set.
-  void darsieStart();
-  int darsieRegsPerBlock() const;  // rename-pool registers each block takes (0 without DARSIE)
-  void darsieAdmit(int blockSlot);
-  void darsieRetire(int blockSlot);
-  bool darsieEligible(const Warp& w) const;
-  bool darsieMustDecide(const Warp& w, int slot) const;  // fetch must not fetch its PC yet
-  void darsieSkip(uint64_t cycle);                       // the skipper beside fetch
-  void darsieProbe(int slot, int& skips);
-  void darsieDelivered(int slot, IBufferEntry& e);
-  void darsieFlushed(int slot);
-  void darsieRetireSkips(int slot);
-  bool darsieWaiting(int slot) const;
-  void darsieIssued(int slot, const IBufferEntry& e, bool diverged);
-  void darsieTryReleaseBranch(int blockSlot);
-  void darsieLeave(int slot);
-  void darsieBeforeExecute(int slot, const isa::Instr& in, uint32_t pc);
-  void darsieMapReg(int slot, uint8_t r, int phys);
-  void darsieUnmapReg(int slot, uint8_t r);
-  void darsieWritten(int slot, const isa::Instr& in);
-  void darsieMemory(int slot, const isa::OpInfo& oi);
-  void darsieCheckLoad(int slot, const darsie::SkipEntry& x, const isa::Instr& in);
-  bool darsieCheckReady(int slot) const;
-  void darsieFinishCheck(int slot);
-  bool darsieVerifiedSkip(int slot, const IBufferEntry& e, const darsie::SkipEntry& x);
-  void darsieSweep(int blockSlot);
-  void darsieBarrierRelease(Block& b);
-  void darsieWarpDone(int slot);
-  void darsieDrained(int slot);
-  std::string darsieDescribe(int slot) const;
-  void registerDarsieStats(stats::Registry& r);
-  std::unique_ptr<DarsieState> darsie_;
-  uint64_t now_ = 0;
+  // The attached mechanism (sm_mechanism.h; null for baseline) and what it sees of the SM.
+  std::unique_ptr<SmMechanism> mech_;
+  bool coupled_ = false;  // mech_->couplesWarps()
+  int mechanismRegs() const { return mech_ ? mech_->regsPerBlock() : 0; }  // per block, this kernel
 
   const int id_;
   const config::GpuConfig& cfg_;
@@ -244,7 +198,7 @@ class SmCore {
   // The same for the warps of one scheduler's partition, so that one scheduler's sleep is not
   // broken by what happens to the others' warps: events of a warp wake its own scheduler
   // (wake(slot)), events of the whole SM every scheduler (wakeAll()), a freed operand collector
-  // the schedulers that had a warp waiting for one. Under DARSIE, whose events couple the
+  // the schedulers that had a warp waiting for one. With a mechanism whose events couple the
   // warps of a block across partitions, every scheduler follows stateVersion().
   std::vector<uint64_t> partVersion_;
   uint64_t globalVersion_ = 0, collectorFrees_ = 0;
@@ -261,7 +215,7 @@ class SmCore {
     std::fill(dirty_.begin(), dirty_.end(), uint8_t{1});
   }
   uint64_t issueVersion(int scheduler, bool structural) const {
-    if (darsie_) return stateVersion();
+    if (coupled_) return stateVersion();
     return partVersion_[static_cast<size_t>(scheduler)] + globalVersion_ + (structural ? collectorFrees_ : 0);
   }
   void countStall(Stall first);
@@ -279,6 +233,8 @@ class SmCore {
   std::array<uint64_t, isa::kNumOpClasses> execWarps_{}, execLanes_{};
   uint64_t readLaneGroups_ = 0, writeLaneGroups_ = 0;
   int laneGroupsOf(uint32_t exec) const;
+
+  SmContext ctx_;  // the mechanism's view of the members above
 };
 
 }  // namespace simtlm::sm

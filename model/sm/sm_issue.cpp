@@ -4,7 +4,6 @@
 // resolved.
 #include "model/sm/sm_core.h"
 #include "model/sm/sm_core_state.h"
-#include "model/sm/sm_darsie.h"
 
 #include "model/regfile/operands.h"
 
@@ -16,10 +15,10 @@ SmCore::Stall SmCore::issueStall(int slot) const {
   const Warp& w = warps_[static_cast<size_t>(slot)];
   if (!w.active || w.done) return Stall::NotLive;
   if (w.atBarrier) return Stall::Barrier;
-  if (darsie_ && darsieWaiting(slot)) return Stall::Sync;
+  if (mech_ && mech_->holdsIssue(slot)) return Stall::Sync;
   if (w.ibuf.empty()) return Stall::EmptyIBuffer;
   const IBufferEntry& e = w.ibuf.front();
-  if (e.skip) return Stall::Dependence;  // a DARSIE skip waiting to take effect
+  if (e.skip) return Stall::Dependence;  // a mechanism's skip waiting to take effect
   if (!scoreboard_.canIssue(slot, e.touched)) return Stall::Dependence;
   if (isGlobal(isa::info(e.instr.op)) && !mem_.canAccept()) return Stall::Memory;
   // Barriers and fences wait for the warp's own memory instructions to complete, including
@@ -45,15 +44,15 @@ void SmCore::issue(uint64_t cycle) {
       continue;
     }
     memo.asleep = false;
-    // Under DARSIE, front fix-ups first, for every warp of the partition (retired skips and
-    // their flushes change what fetch sees). Without DARSIE a front goes stale only through
-    // events that wake the warp; stallOf() checks it then.
-    if (darsie_)
+    // With a mechanism that couples warps, front fix-ups first, for every warp of the partition
+    // (retired skips and their flushes change what fetch sees). Otherwise a front goes stale
+    // only through events that wake the warp; stallOf() checks it then.
+    if (coupled_)
       for (int i = 0; i < perScheduler; ++i) {
         Warp& w = warps_[i * S + s];
         if (!w.active || w.done || w.ibuf.empty()) continue;
         if (w.ibuf.front().skip) {
-          darsieRetireSkips(i * S + s);
+          mech_->retireSkips(i * S + s);
           if (w.ibuf.empty()) continue;
         }
         if (w.ibuf.front().pc != w.ctx->pc()) dropStaleFront(i * S + s);
@@ -96,7 +95,7 @@ void SmCore::issue(uint64_t cycle) {
 // Entries fetched down a path the warp did not take are dropped before it can issue.
 void SmCore::dropStaleFront(int slot) {
   Warp& w = warps_[slot];
-  if (darsie_) darsieFlushed(slot);
+  if (mech_) mech_->flushed(slot);
   w.ibuf.flush();
   w.fetchPc = w.ctx->pc();
   w.fetchBlocked = false;
@@ -107,7 +106,7 @@ void SmCore::dropStaleFront(int slot) {
 
 SmCore::Stall SmCore::restall(int slot) {
   Warp& w = warps_[slot];
-  if (!darsie_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc())
+  if (!coupled_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc())
     dropStaleFront(slot);
   dirty_[static_cast<size_t>(slot)] = 0;
   return stallCache_[static_cast<size_t>(slot)] = issueStall(slot);
@@ -159,13 +158,9 @@ void SmCore::execute(int slot, uint64_t cycle) {
   // fetch: a control instruction or bar.sync fetched behind a path that falls into a join that is
   // one. (A branch barrier the hooks below enter blocks it again.)
   if (isControl(in.op) || (!ctx.done() && ctx.pc() != e.pc + 8)) w.fetchBlocked = false;
-  if (darsie_) {
-    darsieIssued(slot, e, diverged);
-    darsie_->renameLookups += static_cast<uint64_t>(__builtin_popcountll(regfile::sourceGprs(in)) +
-                                                    (regfile::destGpr(in) ? 1 : 0));
-  }
+  if (mech_) mech_->issued(slot, e, diverged);
   if (!ctx.done() && ctx.pc() != e.pc + 8) {  // control flow changed: redirect fetch
-    if (darsie_) darsieFlushed(slot);
+    if (mech_) mech_->flushed(slot);
     w.ibuf.flush();
     w.fetchPc = ctx.pc();
     w.epoch++;
@@ -177,7 +172,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
     w.done = true;
     b.warpsDone++;
     if (b.warpsDone == static_cast<int>(b.warps.size())) blocksFinished_++;
-    if (darsie_) darsieWarpDone(slot);
+    if (mech_) mech_->warpExited(slot);
   }
   if (w.atBarrier || w.done) releaseBarrier(b);
   retireBlock(b);

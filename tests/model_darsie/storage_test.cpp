@@ -1,7 +1,7 @@
-// DARSIE storage accounting (model/darsie/storage.h) against DARSIE Sec. 6.3 and a hand count.
+// DARSIE storage accounting (model/mechanisms/darsie/storage.h) against DARSIE Sec. 6.3 and a hand count.
 #include <gtest/gtest.h>
 
-#include "model/darsie/storage.h"
+#include "model/mechanisms/darsie/storage.h"
 
 namespace simtlm::darsie {
 namespace {

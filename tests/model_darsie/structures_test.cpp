@@ -5,9 +5,9 @@
 #include "isa/assembler.h"
 #include "isa/cfg.h"
 #include "isa/darsie_analysis.h"
-#include "model/darsie/launch_marking.h"
-#include "model/darsie/rename_pool.h"
-#include "model/darsie/skip_table.h"
+#include "model/mechanisms/darsie/launch_marking.h"
+#include "model/mechanisms/darsie/rename_pool.h"
+#include "model/mechanisms/darsie/skip_table.h"
 
 using namespace simtlm;
 using darsie::RenamePool;

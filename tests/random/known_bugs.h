@@ -49,7 +49,7 @@ inline const std::vector<KnownSeed> kKnownFailingSeeds = {};
 
 inline bool bugAffects(const KnownBug& b, config::Mechanism m) {
   if (b.only != config::Mechanism::Baseline) return m == b.only;
-  return !b.darsieOnly || config::isDarsie(m);
+  return !b.darsieOnly || m != config::Mechanism::Baseline;
 }
 
 }  // namespace simtlm::test

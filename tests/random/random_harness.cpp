@@ -167,7 +167,7 @@ SeedResult checkSeed(uint64_t seed, const GenOptions& opt, const std::vector<Run
     if (verbose)
       log << "  " << config::mechanismName(run.mechanism) << " / " << run.sizes->name << ": " << c.cycles
           << " cycles, " << c.issued << " issued, " << c.skipped << " skipped"
-          << (config::isDarsie(run.mechanism) ? " (" + c.darsieStats + ")" : "")
+          << (run.mechanism != config::Mechanism::Baseline ? " (" + c.darsieStats + ")" : "")
           << (c.failure.empty() ? "" : ": FAILED") << "\n";
     if (c.failure.empty()) continue;
     if (!firstFailed) firstFailed = &run;

@@ -5,34 +5,39 @@
 #include <cstring>
 #include <sstream>
 
-#include "model/sm/sm_core.h"
-#include "model/sm/sm_core_state.h"
-#include "model/sm/sm_darsie.h"
+#include "model/mechanisms/darsie/darsie_mechanism.h"
+#include "model/sm/operand_stage.h"
+#include "model/mem/shared_memory.h"
 
-namespace simtlm::sm {
+namespace simtlm::darsie {
 
 // --- register side ------------------------------------------------------------------------------
 
 // Renames the warp's named register r onto pool register `phys` of its block: its values (the
 // functional side) and its bank (the operand collectors read and write it there).
-void SmCore::darsieMapReg(int slot, uint8_t r, int phys) {
-  Warp& w = warps_[slot];
-  w.ctx->mapReg(r, darsie_->blocks[w.block]->pool.row(phys));
-  ops_.rename(slot, r, ops_.poolReg(w.block, phys));
+void DarsieMechanism::mapReg(int slot, uint8_t r, int phys) {
+  sm::WarpSlot& w = sm_.warps[slot];
+  w.ctx->mapReg(r, d_.blocks[w.block]->pool.row(phys));
+  sm_.operands.rename(slot, r, sm_.operands.poolReg(w.block, phys));
 }
 
-void SmCore::darsieUnmapReg(int slot, uint8_t r) {
-  warps_[slot].ctx->unmapReg(r);
-  ops_.unrename(slot, r);
+void DarsieMechanism::unmapReg(int slot, uint8_t r) {
+  sm_.warps[slot].ctx->unmapReg(r);
+  sm_.operands.unrename(slot, r);
 }
 
 // Before an instruction writing rD executes: a lead writes a new version (the leader's rD is
 // mapped onto it, holding the old values so that sources and lanes not written see them);
 // any other write goes to the warp's own register (copied out first if it was mapped).
-void SmCore::darsieBeforeExecute(int slot, const isa::Instr& in, uint32_t pc) {
+void DarsieMechanism::beforeExecute(int slot, const isa::Instr& in, uint32_t pc) {
+  writeVersion(slot, in, pc);
+  clearLoadEntries(slot, isa::info(in.op));
+}
+
+void DarsieMechanism::writeVersion(int slot, const isa::Instr& in, uint32_t pc) {
   if (!isa::writesGpr(isa::info(in.op).format)) return;
-  DarsieState& d = *darsie_;
-  Warp& w = warps_[slot];
+  DarsieState& d = d_;
+  sm::WarpSlot& w = sm_.warps[slot];
   DarsieWarp& dw = d.warps[slot];
   if (dw.check.active && !dw.check.dispatched && dw.check.pc == pc) dw.check.dispatched = true;
   DarsieBlock& db = *d.blocks[w.block];
@@ -45,54 +50,54 @@ void SmCore::darsieBeforeExecute(int slot, const isa::Instr& in, uint32_t pc) {
     const int phys = db.table[entry].phys;
     std::memcpy(db.pool.row(phys), w.ctx->reg(r), bytes);
     db.pool.map(me, r, phys);
-    darsieMapReg(slot, r, phys);
+    mapReg(slot, r, phys);
     dw.leadWrite[r] = static_cast<int16_t>(entry);
     return;
   }
   if (!w.ctx->isMapped(r)) return;
   std::memcpy(w.ctx->privateReg(r), w.ctx->reg(r), bytes);
-  darsieUnmapReg(slot, r);
+  unmapReg(slot, r);
   db.pool.unmap(me, r);
 }
 
 // A register write was performed: a lead's sets LeaderWB and classifies the value.
-void SmCore::darsieWritten(int slot, const isa::Instr& in) {
+void DarsieMechanism::written(int slot, const isa::Instr& in) {
   if (!isa::writesGpr(isa::info(in.op).format)) return;
-  DarsieState& d = *darsie_;
-  Warp& w = warps_[slot];
+  DarsieState& d = d_;
+  sm::WarpSlot& w = sm_.warps[slot];
   DarsieWarp& dw = d.warps[slot];
   if (dw.check.active && dw.check.dispatched && !dw.check.ownDone && dw.check.reg == in.d) {
-    dw.check.ownDone = true;  // darsieCheckLoad; younger instructions may overwrite it
+    dw.check.ownDone = true;  // checkLoad; younger instructions may overwrite it
     std::copy(w.ctx->reg(in.d), w.ctx->reg(in.d) + w.ctx->lanes(), dw.check.own.begin());
-    if (darsieCheckReady(slot)) darsieFinishCheck(slot);
+    if (checkReady(slot)) finishCheck(slot);
   }
   const int entry = dw.leadWrite[in.d];
   if (entry < 0) return;
   dw.leadWrite[in.d] = -1;
   dw.pendingLeads--;
   DarsieBlock& db = *d.blocks[w.block];
-  darsie::SkipEntry& x = db.table[entry];
+  SkipEntry& x = db.table[entry];
   x.leaderWB = true;
-  x.kind = darsie::classify(db.pool.row(x.phys), w.ctx->lanes());
+  x.kind = classify(db.pool.row(x.phys), w.ctx->lanes());
   const int phys = x.phys;  // (finishing a check may sweep the entry)
-  for (int s : blocks_[w.block].warps)  // followers whose own load wrote back first
-    if (const auto& c = d.warps[s].check; c.active && c.ownDone && c.phys == phys) darsieFinishCheck(s);
-  opEvents_++;  // followers may skip now
+  for (int s : sm_.blocks[w.block].warps)  // followers whose own load wrote back first
+    if (const auto& c = d.warps[s].check; c.active && c.ownDone && c.phys == phys) finishCheck(s);
+  sm_.event();  // followers may skip now
   if (w.done) db.pool.unmap(static_cast<int>(w.indexInBlock), in.d);
-  else if (dw.leavePending && dw.pendingLeads == 0) darsieLeave(slot);
-  darsieSweep(w.block);
+  else if (dw.leavePending && dw.pendingLeads == 0) leave(slot);
+  sweep(w.block);
 }
 
 // Sec. 4.4: a store of the block clears its load entries; a global atomic or fence clears
 // every global-load entry of the SM. Cleared entries stay until every majority warp has passed
 // them (so that no warp mistakes an instance), but no warp skips them any more.
-void SmCore::darsieMemory(int slot, const isa::OpInfo& oi) {
-  DarsieState& d = *darsie_;
+void DarsieMechanism::clearLoadEntries(int slot, const isa::OpInfo& oi) {
+  DarsieState& d = d_;
   const bool store = oi.cls == isa::OpClass::StoreGlobal || oi.cls == isa::OpClass::StoreShared ||
                      oi.cls == isa::OpClass::AtomicShared;
   const bool global = oi.cls == isa::OpClass::AtomicGlobal || oi.cls == isa::OpClass::Fence;
   if (store) {
-    darsie::SkipTable& t = d.blocks[warps_[slot].block]->table;
+    SkipTable& t = d.blocks[sm_.warps[slot].block]->table;
     for (int i = 0; i < t.size(); ++i)
       if (t[i].valid && t[i].isLoad && !t[i].invalid) {
         if (d.ignoreStores) {  // not cleared; its skips are checked when they retire
@@ -120,41 +125,41 @@ void SmCore::darsieMemory(int slot, const isa::OpInfo& oi) {
 // reference to the leader's version and compares it with its own value once both have written
 // back: equal, it goes on skipping, as the paper's design does; different, it leaves the
 // majority path and drops the skips fetched behind the load. Younger skips wait for the check.
-void SmCore::darsieCheckLoad(int slot, const darsie::SkipEntry& x, const isa::Instr& in) {
-  DarsieState& d = *darsie_;
+void DarsieMechanism::checkLoad(int slot, const SkipEntry& x, const isa::Instr& in) {
+  DarsieState& d = d_;
   DarsieWarp& dw = d.warps[slot];
   d.loadChecks++;
   if (dw.check.active) {  // one check at a time: leave instead
     d.loadCheckLeaves++;
-    return darsieLeave(slot);
+    return leave(slot);
   }
-  DarsieBlock& db = *d.blocks[warps_[slot].block];
+  DarsieBlock& db = *d.blocks[sm_.warps[slot].block];
   dw.check = DarsieWarp::LoadCheck{true, false, false, x.pc, in.d, db.table.find(x.pc), x.phys};
   db.pool.addRef(x.phys);
 }
 
 // Whether the leader of the checked load has written its version: its entry says so, and an
 // entry that left the table had (entries leave only after their leader's write-back).
-bool SmCore::darsieCheckReady(int slot) const {
-  const DarsieWarp::LoadCheck& c = darsie_->warps[slot].check;
-  const darsie::SkipTable& t = darsie_->blocks[warps_[slot].block]->table;
+bool DarsieMechanism::checkReady(int slot) const {
+  const DarsieWarp::LoadCheck& c = d_.warps[slot].check;
+  const SkipTable& t = d_.blocks[sm_.warps[slot].block]->table;
   if (c.entry < 0 || !t[c.entry].valid || t[c.entry].phys != c.phys || t[c.entry].pc != c.pc) return true;
   return t[c.entry].leaderWB;
 }
 
-void SmCore::darsieFinishCheck(int slot) {
-  DarsieState& d = *darsie_;
-  Warp& w = warps_[slot];
+void DarsieMechanism::finishCheck(int slot) {
+  DarsieState& d = d_;
+  sm::WarpSlot& w = sm_.warps[slot];
   DarsieWarp::LoadCheck& c = d.warps[slot].check;
   DarsieBlock& db = *d.blocks[w.block];
   const bool same = std::equal(c.own.begin(), c.own.begin() + w.ctx->lanes(), db.pool.row(c.phys));
   db.pool.release(c.phys);
   c.active = false;
-  opEvents_++;  // younger skips may go on
+  sm_.event();  // younger skips may go on
   if (same || w.done) return;
   d.loadCheckLeaves++;
-  dropStaleFront(slot);
-  darsieLeave(slot);
+  sm_.dropFront(slot);
+  leave(slot);
 }
 
 // darsie-ignore-store idealizes time, never values (DESIGN.md 5.6): its stores clear no load
@@ -164,10 +169,10 @@ void SmCore::darsieFinishCheck(int slot) {
 // block's shared memory now, in program order); equal, the skip maps the leader's version as
 // usual; different, the follower keeps its own value at the skip's time, counted as stale.
 // Returns whether it kept its own value. Global loads are not read again (a store-hit one was
-// executed instead, darsieRetireSkips).
-bool SmCore::darsieVerifiedSkip(int slot, const IBufferEntry& e, const darsie::SkipEntry& x) {
-  DarsieState& d = *darsie_;
-  Warp& w = warps_[slot];
+// executed instead, retireSkips).
+bool DarsieMechanism::verifiedSkip(int slot, const sm::IBufferEntry& e, const SkipEntry& x) {
+  DarsieState& d = d_;
+  sm::WarpSlot& w = sm_.warps[slot];
   DarsieBlock& db = *d.blocks[w.block];
   const isa::Instr& in = e.instr;
   const isa::OpInfo& oi = isa::info(in.op);
@@ -178,7 +183,7 @@ bool SmCore::darsieVerifiedSkip(int slot, const IBufferEntry& e, const darsie::S
   const size_t bytes = sizeof(uint32_t) * static_cast<size_t>(lanes);
   if (w.ctx->isMapped(r)) {  // its own copy first: lanes the instruction does not write keep it
     std::memcpy(w.ctx->privateReg(r), w.ctx->reg(r), bytes);
-    darsieUnmapReg(slot, r);
+    unmapReg(slot, r);
     db.pool.unmap(static_cast<int>(w.indexInBlock), r);
   }
   const uint32_t exec = w.ctx->execMask(in);
@@ -187,8 +192,8 @@ bool SmCore::darsieVerifiedSkip(int slot, const IBufferEntry& e, const darsie::S
     w.ctx->addresses(in, exec, addr);
     for (int l = 0; l < lanes; ++l) {
       if (!(exec >> l & 1u)) continue;
-      if (oi.cls == isa::OpClass::LoadShared) words[l] = shared_->read(static_cast<unsigned>(w.block), addr[l]);
-      else if (addr[l] / 4 < image_.launch.params.size()) words[l] = image_.launch.params[addr[l] / 4];
+      if (oi.cls == isa::OpClass::LoadShared) words[l] = sm_.shared->read(static_cast<unsigned>(w.block), addr[l]);
+      else if (addr[l] / 4 < sm_.image.launch.params.size()) words[l] = sm_.image.launch.params[addr[l] / 4];
     }
     w.ctx->writeLanes(r, words, exec);
   } else {
@@ -201,15 +206,15 @@ bool SmCore::darsieVerifiedSkip(int slot, const IBufferEntry& e, const darsie::S
 
 // Entries every majority warp has passed, whose leader wrote back and whose followers retired
 // their skips, leave the table; their version is released when no warp maps it any more.
-void SmCore::darsieSweep(int b) {
-  DarsieBlock& db = *darsie_->blocks[b];
+void DarsieMechanism::sweep(int b) {
+  DarsieBlock& db = *d_.blocks[b];
   for (int i = 0; i < db.table.size(); ++i) {
-    darsie::SkipEntry& x = db.table[i];
+    SkipEntry& x = db.table[i];
     if (!x.valid || !x.leaderWB || x.pendingSkips > 0) continue;
     if (!x.stale && (x.arrived & db.majority) != db.majority) continue;
     db.pool.release(x.phys);
-    x = darsie::SkipEntry{};
-    darsie_->liveEntries--;
+    x = SkipEntry{};
+    d_.liveEntries--;
   }
 }
 
@@ -218,9 +223,9 @@ void SmCore::darsieSweep(int b) {
 // bar.sync restores every eligible warp to the majority path. A rejoining warp adopts the
 // majority's versions of the registers the analysis proves TB-redundant at the barrier, so that
 // from then on it reads exactly what the majority reads. Positions restart at 0.
-void SmCore::darsieBarrierRelease(Block& b) {
-  DarsieState& d = *darsie_;
-  const int bs = static_cast<int>(&b - blocks_.data());
+void DarsieMechanism::barrierReleased(sm::BlockSlot& b) {
+  DarsieState& d = d_;
+  const int bs = static_cast<int>(&b - sm_.blocks.data());
   DarsieBlock& db = *d.blocks[bs];
   // Warps may wait at different bar.sync instructions of one id: only those at the majority's
   // barrier (or, with no majority warp left, at the first eligible warp's) continue on one path,
@@ -228,16 +233,16 @@ void SmCore::darsieBarrierRelease(Block& b) {
   int source = -1;
   uint32_t pc = ~0u;
   for (int s : b.warps)
-    if (db.majority & bitOf(warps_[s].indexInBlock)) {
-      source = static_cast<int>(warps_[s].indexInBlock);
-      pc = warps_[s].barrierPc;
+    if (db.majority & bitOf(sm_.warps[s].indexInBlock)) {
+      source = static_cast<int>(sm_.warps[s].indexInBlock);
+      pc = sm_.warps[s].barrierPc;
       break;
     }
   for (int s : b.warps)
-    if (pc == ~0u && !warps_[s].done && darsieEligible(warps_[s])) pc = warps_[s].barrierPc;
+    if (pc == ~0u && !sm_.warps[s].done && eligible(sm_.warps[s])) pc = sm_.warps[s].barrierPc;
   const uint64_t redundant = pc == ~0u ? 0 : d.marking.redundantAtBarrier[isa::Kernel::indexOf(pc)];
   for (int s : b.warps) {
-    Warp& w = warps_[s];
+    sm::WarpSlot& w = sm_.warps[s];
     DarsieWarp& dw = d.warps[s];
     w.fetchBlocked = false;
     dw.fetchPos = dw.issuePos = 0;
@@ -245,18 +250,18 @@ void SmCore::darsieBarrierRelease(Block& b) {
     const uint64_t bit = bitOf(w.indexInBlock);
     // (A warp whose older instructions still wait in operand collectors would read the adopted
     // versions at their dispatch: it stays off the path until the next barrier.)
-    if (w.done || (db.majority & bit) || d.poolRegs == 0 || !darsieEligible(w) || w.barrierPc != pc ||
-        ops_.inCollectors(s) > 0)
+    if (w.done || (db.majority & bit) || d.poolRegs == 0 || !eligible(w) || w.barrierPc != pc ||
+        sm_.operands.inCollectors(s) > 0)
       continue;
     d.rejoins++;
     dw.leavePending = false;
     db.majority |= bit;
     if (source < 0) continue;
-    for (int r = 0; r < image_.kernel->numRegs; ++r) {
+    for (int r = 0; r < sm_.image.kernel->numRegs; ++r) {
       const int p = db.pool.mapped(source, static_cast<uint8_t>(r));
       if (!(redundant >> r & 1u) || p < 0) continue;
       db.pool.map(static_cast<int>(w.indexInBlock), static_cast<uint8_t>(r), p);
-      darsieMapReg(s, static_cast<uint8_t>(r), p);
+      mapReg(s, static_cast<uint8_t>(r), p);
       d.adopted++;
     }
   }
@@ -264,27 +269,27 @@ void SmCore::darsieBarrierRelease(Block& b) {
     if (db.table[i].valid) db.table[i].stale = true;
   db.decided.clear();
   db.forgotten = 0;
-  darsieSweep(bs);
+  sweep(bs);
 }
 
-void SmCore::darsieWarpDone(int slot) {
-  DarsieState& d = *darsie_;
-  Warp& w = warps_[slot];
+void DarsieMechanism::warpExited(int slot) {
+  DarsieState& d = d_;
+  sm::WarpSlot& w = sm_.warps[slot];
   DarsieBlock& db = *d.blocks[w.block];
   db.majority &= ~bitOf(w.indexInBlock);
   d.warps[slot].releasePending = true;
-  darsieDrained(slot);
-  darsieSweep(w.block);
-  darsieTryReleaseBranch(w.block);
+  warpDrained(slot);
+  sweep(w.block);
+  tryReleaseBranch(w.block);
 }
 
 // An exited warp gives its versions back once its instructions have left the operand
 // collectors: a store issued before exit reads its data at dispatch, through the mapping (a
 // version released earlier could be taken by a new leader and overwritten first).
-void SmCore::darsieDrained(int slot) {
-  DarsieState& d = *darsie_;
-  Warp& w = warps_[slot];
-  if (!d.warps[slot].releasePending || ops_.inCollectors(slot) > 0) return;
+void DarsieMechanism::warpDrained(int slot) {
+  DarsieState& d = d_;
+  sm::WarpSlot& w = sm_.warps[slot];
+  if (!d.warps[slot].releasePending || sm_.operands.inCollectors(slot) > 0) return;
   d.warps[slot].releasePending = false;
   DarsieBlock& db = *d.blocks[w.block];
   const int me = static_cast<int>(w.indexInBlock);
@@ -292,20 +297,20 @@ void SmCore::darsieDrained(int slot) {
   for (int r = 0; r < 64; ++r)  // a lead still to write keeps its version through its entry
     if ((mapped >> r & 1u) && d.warps[slot].leadWrite[static_cast<size_t>(r)] < 0)
       db.pool.unmap(me, static_cast<uint8_t>(r));
-  darsieSweep(w.block);
+  sweep(w.block);
 }
 
-std::string SmCore::darsieDescribe(int slot) const {
-  const DarsieState& d = *darsie_;
-  const Warp& w = warps_[slot];
+std::string DarsieMechanism::describeWarp(int slot) const {
+  const DarsieState& d = d_;
+  const sm::WarpSlot& w = sm_.warps[slot];
   const DarsieWarp& dw = d.warps[slot];
   std::ostringstream s;
   if (dw.branchWait) s << "waits at a DARSIE branch barrier of the majority path; ";
   if (w.ibuf.skips() && !w.ibuf.empty() && w.ibuf.front().skip) s << "retires a skip; ";
   if (const auto& c = dw.check; c.active)
     s << "compares its load at PC " << c.pc << " with the leader's (dispatched " << c.dispatched
-      << ", written " << c.ownDone << ", leader's ready " << darsieCheckReady(slot) << "); ";
-  if (!w.done && !w.fetchInFlight && darsieMustDecide(w, slot)) {
+      << ", written " << c.ownDone << ", leader's ready " << checkReady(slot) << "); ";
+  if (!w.done && !w.fetchInFlight && mustDecide(w, slot)) {
     const int e = d.blocks[w.block]->table.find(w.fetchPc);
     if (e >= 0 && !d.blocks[w.block]->table[e].leaderWB) s << "fetch waits for the leader's write-back; ";
     else if (e >= 0 && d.blocks[w.block]->table[e].sync) s << "fetch waits at a freelist synchronization point; ";
@@ -313,4 +318,4 @@ std::string SmCore::darsieDescribe(int slot) const {
   return s.str();
 }
 
-}  // namespace simtlm::sm
+}  // namespace simtlm::darsie

@@ -1,4 +1,4 @@
-#include "model/darsie/skip_table.h"
+#include "model/mechanisms/darsie/skip_table.h"
 
 namespace simtlm::darsie {
 

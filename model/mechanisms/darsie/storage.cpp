@@ -1,4 +1,4 @@
-#include "model/darsie/storage.h"
+#include "model/mechanisms/darsie/storage.h"
 
 #include <algorithm>
 #include <cstdio>

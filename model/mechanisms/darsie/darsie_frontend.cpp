@@ -1,17 +1,16 @@
-// DARSIE in the SM (docs/darsie.md; DARSIE Sec. 4.3-4.5): the skipper beside the fetch
-// scheduler, leader election, followers' skips retired in program order through the rename
-// pool, the leader's result written into its version, majority-path branch barriers, leaving
-// and rejoining the majority path, and the load rules of Sec. 4.4. SmCore calls these hooks
-// only when the mechanism is a DARSIE variant (darsie_ set).
+// DARSIE's front end and issue side (docs/darsie.md; DARSIE Sec. 4.3-4.5): the skipper beside
+// the fetch scheduler, leader election, followers' skips retired in program order through the
+// rename pool, majority-path branch barriers, and leaving the majority path.
 #include <algorithm>
 #include <cstring>
 #include <sstream>
 
-#include "model/sm/sm_core.h"
-#include "model/sm/sm_core_state.h"
-#include "model/sm/sm_darsie.h"
+#include "model/mechanisms/darsie/darsie_mechanism.h"
+#include "model/regfile/operands.h"
+#include "model/sm/operand_stage.h"
+#include "model/sm/scoreboard.h"
 
-namespace simtlm::sm {
+namespace simtlm::darsie {
 
 namespace {
 
@@ -21,101 +20,112 @@ bool isGuarded(const isa::Instr& in) { return in.guard != isa::kPredTrue || in.g
 
 // --- launch, admission, retirement ----------------------------------------------------------
 
+sm::MechanismResources DarsieMechanism::resources(const config::GpuConfig& cfg) {
+  return {cfg.darsie.rename_regs, !cfg.darsie.rename_bank_conflicts, "DARSIE's rename pool, darsie.rename_regs"};
+}
+
+DarsieMechanism::DarsieMechanism(sm::SmContext& sm, stats::Registry& stats, bool ignoreStores, bool noCfSync)
+    : sm_(sm) {
+  d_.ignoreStores = ignoreStores;
+  d_.noCfSync = noCfSync;
+  registerStats(stats);
+}
+
 // The state lives as long as the SM (its counters are registered); a launch resets the rest.
-void SmCore::darsieStart() {
-  DarsieState& d = *darsie_;
+void DarsieMechanism::kernelStarted() {
+  DarsieState& d = d_;
   d.poolRegs = 0;
-  const isa::Kernel& k = *image_.kernel;
-  const uint32_t W = image_.launch.warpSize;
-  d.marking = darsie::markForLaunch(k, image_.launch.block, W, cfg_.darsie.tid_yz);
-  d.noCfSync = cfg_.mechanism == config::Mechanism::DarsieNoCfSync;
-  d.ignoreStores = cfg_.mechanism == config::Mechanism::DarsieIgnoreStore;
-  d.warps.assign(warps_.size(), DarsieWarp{});
+  const isa::Kernel& k = *sm_.image.kernel;
+  const uint32_t W = sm_.image.launch.warpSize;
+  d.marking = markForLaunch(k, sm_.image.launch.block, W, sm_.cfg.darsie.tid_yz);
+  d.warps.assign(sm_.warps.size(), DarsieWarp{});
   d.blocks.clear();
-  d.blocks.resize(blocks_.size());
+  d.blocks.resize(sm_.blocks.size());
   // Rename registers per block (Sec. 4.3.1): up to darsie.rename_regs, fewer when that would
   // lower the number of resident blocks the baseline reaches.
-  const uint64_t wpb = (image_.launch.block.count() + W - 1) / W;
+  const uint64_t wpb = (sm_.image.launch.block.count() + W - 1) / W;
   if (wpb > 64 || d.marking.skippableCount == 0) return;  // masks hold 64 warps
   const uint64_t blockRegs = wpb * W * static_cast<uint64_t>(k.numRegs);
-  uint64_t fit = std::min<uint64_t>(static_cast<uint64_t>(cfg_.sm.max_blocks),
-                                    static_cast<uint64_t>(cfg_.sm.num_warps) / wpb);
-  if (blockRegs) fit = std::min<uint64_t>(fit, static_cast<uint64_t>(cfg_.sm.num_registers) / blockRegs);
-  if (k.sharedBytes) fit = std::min<uint64_t>(fit, static_cast<uint64_t>(cfg_.shared.size) / k.sharedBytes);
+  uint64_t fit = std::min<uint64_t>(static_cast<uint64_t>(sm_.cfg.sm.max_blocks),
+                                    static_cast<uint64_t>(sm_.cfg.sm.num_warps) / wpb);
+  if (blockRegs) fit = std::min<uint64_t>(fit, static_cast<uint64_t>(sm_.cfg.sm.num_registers) / blockRegs);
+  if (k.sharedBytes) fit = std::min<uint64_t>(fit, static_cast<uint64_t>(sm_.cfg.shared.size) / k.sharedBytes);
   if (fit == 0) return;
-  const uint64_t spare = static_cast<uint64_t>(cfg_.sm.num_registers) / fit - blockRegs;
-  d.poolRegs = static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(cfg_.darsie.rename_regs), spare / W));
+  const uint64_t spare = static_cast<uint64_t>(sm_.cfg.sm.num_registers) / fit - blockRegs;
+  d.poolRegs = static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(sm_.cfg.darsie.rename_regs), spare / W));
 }
 
-int SmCore::darsieRegsPerBlock() const {
-  return darsie_ ? darsie_->poolRegs * static_cast<int>(image_.launch.warpSize) : 0;
+int DarsieMechanism::regsPerBlock() const {
+  return d_.poolRegs * static_cast<int>(sm_.image.launch.warpSize);
 }
 
-void SmCore::darsieAdmit(int b) {
-  DarsieState& d = *darsie_;
-  const Block& blk = blocks_[b];
-  d.blocks[b].emplace(cfg_.darsie.skip_entries, d.poolRegs, static_cast<int>(image_.launch.warpSize),
-                      static_cast<int>(blk.warps.size()), image_.kernel->numRegs);
+void DarsieMechanism::blockAdmitted(int b) {
+  DarsieState& d = d_;
+  const sm::BlockSlot& blk = sm_.blocks[b];
+  d.blocks[b].emplace(sm_.cfg.darsie.skip_entries, d.poolRegs, static_cast<int>(sm_.image.launch.warpSize),
+                      static_cast<int>(blk.warps.size()), sm_.image.kernel->numRegs);
   for (int s : blk.warps) {
     d.warps[s] = DarsieWarp{};
-    d.warps[s].leadWrite.assign(static_cast<size_t>(image_.kernel->numRegs), -1);
-    if (d.poolRegs > 0 && darsieEligible(warps_[s])) d.blocks[b]->majority |= bitOf(warps_[s].indexInBlock);
+    d.warps[s].leadWrite.assign(static_cast<size_t>(sm_.image.kernel->numRegs), -1);
+    if (d.poolRegs > 0 && eligible(sm_.warps[s])) d.blocks[b]->majority |= bitOf(sm_.warps[s].indexInBlock);
   }
 }
 
-void SmCore::darsieRetire(int b) {
-  darsie_->liveEntries -= static_cast<uint64_t>(darsie_->blocks[b]->table.occupancy());
-  darsie_->retiredTaken += darsie_->blocks[b]->pool.versionsCreated();
-  darsie_->retiredReleased += darsie_->blocks[b]->pool.versionsReleased();
-  darsie_->blocks[b].reset();
+void DarsieMechanism::blockRetired(int b) {
+  d_.liveEntries -= static_cast<uint64_t>(d_.blocks[b]->table.occupancy());
+  d_.retiredTaken += d_.blocks[b]->pool.versionsCreated();
+  d_.retiredReleased += d_.blocks[b]->pool.versionsReleased();
+  d_.blocks[b].reset();
 }
 
 // Full warps without divergence or exited lanes may lead and follow (Sec. 4.5, rule 2).
-bool SmCore::darsieEligible(const Warp& w) const {
-  const uint32_t W = image_.launch.warpSize;
+bool DarsieMechanism::eligible(const sm::WarpSlot& w) const {
+  const uint32_t W = sm_.image.launch.warpSize;
   const uint32_t full = W >= 32 ? ~0u : (1u << W) - 1;
   return w.ctx->liveMask() == full && w.ctx->exitedMask() == 0 && w.ctx->stack().size() == 1;
 }
 
 // --- the skipper, beside the fetch scheduler -------------------------------------------------
 
-bool SmCore::darsieMustDecide(const Warp& w, int slot) const {
-  const DarsieState& d = *darsie_;
+bool DarsieMechanism::holdsFetch(int slot) const { return mustDecide(sm_.warps[slot], slot); }
+
+bool DarsieMechanism::mustDecide(const sm::WarpSlot& w, int slot) const {
+  const DarsieState& d = d_;
   const size_t i = isa::Kernel::indexOf(w.fetchPc);
   return i < d.marking.skippable.size() && d.marking.skippable[i] &&
          d.warps[slot].decidedPc != w.fetchPc && (d.blocks[w.block]->majority & bitOf(w.indexInBlock));
 }
 
-void SmCore::darsieSkip(uint64_t cycle) {
-  DarsieState& d = *darsie_;
-  now_ = cycle;
+void DarsieMechanism::beforeFetch(uint64_t cycle) {
+  DarsieState& d = d_;
+  sm_.now = cycle;
   d.occupancySum += d.liveEntries;
   uint32_t probed[64];
   int nprobed = 0, skips = 0;
-  const unsigned n = static_cast<unsigned>(warps_.size());
+  const unsigned n = static_cast<unsigned>(sm_.warps.size());
   for (unsigned k = 0; k < n; ++k) {
     const int slot = static_cast<int>((d.rr + k) % n);
-    Warp& w = warps_[slot];
-    if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked || !darsieMustDecide(w, slot)) continue;
-    if (w.ibuf.skips() >= cfg_.darsie.skip_entries) continue;
+    sm::WarpSlot& w = sm_.warps[slot];
+    if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked || !mustDecide(w, slot)) continue;
+    if (w.ibuf.skips() >= sm_.cfg.darsie.skip_entries) continue;
     // The PC coalescer: warps at the same PC share one read port.
     if (std::find(probed, probed + nprobed, w.fetchPc) == probed + nprobed) {
-      if (nprobed == cfg_.darsie.skip_ports) {
+      if (nprobed == sm_.cfg.darsie.skip_ports) {
         d.portLimited++;
         continue;
       }
       probed[nprobed++] = w.fetchPc;
       d.tableLookups++;
     }
-    darsieProbe(slot, skips);
+    probe(slot, skips);
   }
   d.rr = (d.rr + 1) % n;
 }
 
 // The PC skip table is probed for the warp's fetch PC (Sec. 4.3.5).
-void SmCore::darsieProbe(int slot, int& skips) {
-  DarsieState& d = *darsie_;
-  Warp& w = warps_[slot];
+void DarsieMechanism::probe(int slot, int& skips) {
+  DarsieState& d = d_;
+  sm::WarpSlot& w = sm_.warps[slot];
   DarsieWarp& dw = d.warps[slot];
   DarsieBlock& db = *d.blocks[w.block];
   const int me = static_cast<int>(w.indexInBlock);
@@ -127,21 +137,21 @@ void SmCore::darsieProbe(int slot, int& skips) {
     dw.decidedPc = pc;
     dw.decidedEntry = entry;
     if (entry < 0) d.privateExec++;
-    opEvents_++;  // the fetch scheduler may fetch it now
+    sm_.event();  // the fetch scheduler may fetch it now
   };
   const int e = db.table.find(pc);
   if (e >= 0) {
-    darsie::SkipEntry& x = db.table[e];
+    SkipEntry& x = db.table[e];
     if (x.instance < pos) {  // an older instance of this PC is still in the table
       d.lapWaits++;
       return;
     }
     if (x.instance > pos || (x.arrived & bit)) return decide(x.leader == me && !x.leaderWB ? e : -1);
     if (x.invalid) {  // executes the load itself (its value checked, but under ignore-store)
-      if (!d.ignoreStores) darsieCheckLoad(slot, x, image_.kernel->instrs[idx]);
+      if (!d.ignoreStores) checkLoad(slot, x, sm_.image.kernel->instrs[idx]);
       x.arrived |= bit;
       decide(-1);
-      return darsieSweep(w.block);
+      return sweep(w.block);
     }
     if (x.sync) {  // freelist synchronization point: every majority warp must arrive first
       x.waiting |= bit;
@@ -154,18 +164,18 @@ void SmCore::darsieProbe(int slot, int& skips) {
       d.leaderWbWaits++;
       return;
     }
-    if (skips >= cfg_.darsie.skips_per_cycle) return;
+    if (skips >= sm_.cfg.darsie.skips_per_cycle) return;
     skips++;
     x.arrived |= bit;
     x.waiting &= ~bit;
     x.pendingSkips++;
-    IBufferEntry s = decode(pc);
-    s.darsieEntry = static_cast<int16_t>(e);
+    sm::IBufferEntry s = sm_.decode(pc);
+    s.tag = static_cast<int16_t>(e);
     s.skip = true;
     w.ibuf.push(s);
     w.fetchPc += 8;
     dw.fetchPos++;
-    opEvents_++;
+    sm_.event();
     return;
   }
   // No entry: the warp becomes the leader if a register and an entry are free.
@@ -176,7 +186,7 @@ void SmCore::darsieProbe(int slot, int& skips) {
   int s = db.table.freeSlot();
   if (s < 0 && (s = db.table.evictable()) >= 0) {
     db.pool.release(db.table[s].phys);
-    db.table[s] = darsie::SkipEntry{};
+    db.table[s] = SkipEntry{};
     d.evictions++;
     d.liveEntries--;
   }
@@ -184,21 +194,21 @@ void SmCore::darsieProbe(int slot, int& skips) {
     d.fullEvents++;
     return decide(-1);
   }
-  darsie::SkipEntry& x = db.table[s];
-  x = darsie::SkipEntry{};
+  SkipEntry& x = db.table[s];
+  x = SkipEntry{};
   x.valid = true;
   x.pc = pc;
   x.instance = pos;
   x.leader = me;
   x.isLoad = d.marking.isLoad[idx];
   x.isGlobalLoad = d.marking.isGlobalLoad[idx];
-  x.phys = db.pool.take(image_.kernel->instrs[idx].d);
+  x.phys = db.pool.take(sm_.image.kernel->instrs[idx].d);
   x.created = db.counter++;
   // Majority warps already past this position passed this instance (executing it themselves).
   x.arrived = bit;
-  for (int o : blocks_[w.block].warps)
-    if ((db.majority & bitOf(warps_[o].indexInBlock)) && d.warps[o].fetchPos > pos)
-      x.arrived |= bitOf(warps_[o].indexInBlock);
+  for (int o : sm_.blocks[w.block].warps)
+    if ((db.majority & bitOf(sm_.warps[o].indexInBlock)) && d.warps[o].fetchPos > pos)
+      x.arrived |= bitOf(sm_.warps[o].indexInBlock);
   if (db.pool.freeCount() == 0 && !d.noCfSync) {
     x.sync = true;
     d.freelistSyncs++;
@@ -212,30 +222,30 @@ void SmCore::darsieProbe(int slot, int& skips) {
 // Fetch delivered an instruction into the warp's I-buffer.
 // A warp that executes a TB-redundant instance itself passes it here: if a leader created an
 // entry for that instance after the warp's decision, the warp counts as arrived there.
-void SmCore::darsieDelivered(int slot, IBufferEntry& e) {
-  DarsieWarp& dw = darsie_->warps[slot];
+void DarsieMechanism::delivered(int slot, sm::IBufferEntry& e) {
+  DarsieWarp& dw = d_.warps[slot];
   const uint64_t pos = dw.fetchPos++;
   if (e.pc != dw.decidedPc) return;
-  e.darsieEntry = static_cast<int16_t>(dw.decidedEntry);
+  e.tag = static_cast<int16_t>(dw.decidedEntry);
   dw.decidedPc = ~0u;
   if (dw.decidedEntry >= 0) return;
-  const Warp& w = warps_[slot];
-  DarsieBlock& db = *darsie_->blocks[w.block];
+  const sm::WarpSlot& w = sm_.warps[slot];
+  DarsieBlock& db = *d_.blocks[w.block];
   const int x = db.table.find(e.pc);
   if (x >= 0 && db.table[x].instance == pos) {
     db.table[x].arrived |= bitOf(w.indexInBlock);
-    darsieSweep(w.block);
+    sweep(w.block);
   }
 }
 
 // A flush drops what was fetched after the issue point: skips in it are undone.
-void SmCore::darsieFlushed(int slot) {
-  DarsieState& d = *darsie_;
-  Warp& w = warps_[slot];
+void DarsieMechanism::flushed(int slot) {
+  DarsieState& d = d_;
+  sm::WarpSlot& w = sm_.warps[slot];
   DarsieWarp& dw = d.warps[slot];
   for (int i = 0; i < w.ibuf.count(); ++i)
-    if (const IBufferEntry& e = w.ibuf.entry(i); e.skip) {
-      darsie::SkipEntry& x = d.blocks[w.block]->table[e.darsieEntry];
+    if (const sm::IBufferEntry& e = w.ibuf.entry(i); e.skip) {
+      SkipEntry& x = d.blocks[w.block]->table[e.tag];
       x.pendingSkips--;
       x.arrived &= ~bitOf(w.indexInBlock);
     }
@@ -254,70 +264,76 @@ void SmCore::darsieFlushed(int slot) {
 // the warp has executed (those read and write through the mapping at dispatch) and no older
 // write of the register is in flight. A skip whose entry was cleared by a store or atomic
 // meanwhile becomes an instruction the warp executes itself.
-void SmCore::darsieRetireSkips(int slot) {
-  DarsieState& d = *darsie_;
-  Warp& w = warps_[slot];
+void DarsieMechanism::retireSkips(int slot) {
+  DarsieState& d = d_;
+  sm::WarpSlot& w = sm_.warps[slot];
   while (!w.ibuf.empty() && w.ibuf.front().skip) {
-    IBufferEntry& e = w.ibuf.front();
+    sm::IBufferEntry& e = w.ibuf.front();
     DarsieBlock& db = *d.blocks[w.block];
-    darsie::SkipEntry& x = db.table[e.darsieEntry];
-    // darsie-ignore-store checks every skip's value (darsieVerifiedSkip); a global load a
+    SkipEntry& x = db.table[e.tag];
+    // darsie-ignore-store checks every skip's value (verifiedSkip); a global load a
     // store hit cannot be read again without timing beyond the SM: it is executed.
     const bool verify = d.ignoreStores;
     const bool globalHit = verify && x.storeHit && x.isGlobalLoad;
     if (globalHit) d.storeHitSkips++;
-    if (x.invalid && !verify) darsieCheckLoad(slot, x, e.instr);  // (before the entry may go)
+    if (x.invalid && !verify) checkLoad(slot, x, e.instr);  // (before the entry may go)
     if (x.invalid || globalHit) {
       x.pendingSkips--;
-      e.darsieEntry = -1;
+      e.tag = -1;
       w.ibuf.unskipFront();
       d.unskipped++;
-      fetched_++;  // it has to be fetched after all
-      opEvents_++;
-      return darsieSweep(w.block);
+      sm_.fetched++;  // it has to be fetched after all
+      sm_.event();
+      return sweep(w.block);
     }
     // (A verified skip reads its sources: it waits for them too.)
     const DarsieWarp::LoadCheck& check = d.warps[slot].check;
-    if ((check.active && check.dispatched) || ops_.inCollectors(slot) > 0 || !scoreboard_.canIssue(slot, verify ? e.touched : e.written)) return;
+    if ((check.active && check.dispatched) || sm_.operands.inCollectors(slot) > 0 || !sm_.scoreboard.canIssue(slot, verify ? e.touched : e.written)) return;
     const uint8_t r = e.instr.d;
     const int me = static_cast<int>(w.indexInBlock);
-    if (!verify || !darsieVerifiedSkip(slot, e, x)) {
+    if (!verify || !verifiedSkip(slot, e, x)) {
       db.pool.map(me, r, x.phys);
       // (A test corrupts the rename on purpose: the follower reads the neighbouring register.)
-      darsieMapReg(slot, r, cfg_.darsie.corrupt_rename_for_test ? (x.phys + 1) % db.pool.size() : x.phys);
+      mapReg(slot, r, sm_.cfg.darsie.corrupt_rename_for_test ? (x.phys + 1) % db.pool.size() : x.phys);
     }
-    w.ctx->advance(e.instr, w.ctx->activeMask(), image_.reconvergence[isa::Kernel::indexOf(e.pc)]);
+    w.ctx->advance(e.instr, w.ctx->activeMask(), sm_.image.reconvergence[isa::Kernel::indexOf(e.pc)]);
     d.warps[slot].issuePos++;
     x.pendingSkips--;
     d.skipped++;
-    if (x.kind == darsie::ValueKind::Uniform) d.skippedUniform++;
-    else if (x.kind == darsie::ValueKind::Affine) d.skippedAffine++;
+    if (x.kind == ValueKind::Uniform) d.skippedUniform++;
+    else if (x.kind == ValueKind::Affine) d.skippedAffine++;
     else d.skippedUnstructured++;
     w.ibuf.pop();
-    opEvents_++;
-    darsieSweep(w.block);
+    sm_.event();
+    sweep(w.block);
   }
 }
 
-bool SmCore::darsieWaiting(int slot) const {
-  const DarsieWarp& dw = darsie_->warps[slot];
-  return dw.branchWait || dw.busyUntil > now_;
+bool DarsieMechanism::holdsIssue(int slot) const {
+  const DarsieWarp& dw = d_.warps[slot];
+  return dw.branchWait || dw.busyUntil > sm_.now;
 }
 
 // An instruction issued (after the SIMT stack moved past it).
-void SmCore::darsieIssued(int slot, const IBufferEntry& e, bool diverged) {
-  DarsieState& d = *darsie_;
-  Warp& w = warps_[slot];
+void DarsieMechanism::issued(int slot, const sm::IBufferEntry& e, bool diverged) {
+  followPath(slot, e, diverged);
+  d_.renameLookups += static_cast<uint64_t>(__builtin_popcountll(regfile::sourceGprs(e.instr)) +
+                                            (regfile::destGpr(e.instr) ? 1 : 0));
+}
+
+void DarsieMechanism::followPath(int slot, const sm::IBufferEntry& e, bool diverged) {
+  DarsieState& d = d_;
+  sm::WarpSlot& w = sm_.warps[slot];
   DarsieWarp& dw = d.warps[slot];
   const uint64_t pos = dw.issuePos++;
-  if (e.darsieEntry >= 0) {
-    dw.leads.emplace_back(e.pc, e.darsieEntry);
+  if (e.tag >= 0) {
+    dw.leads.emplace_back(e.pc, e.tag);
     dw.pendingLeads++;
   }
   DarsieBlock& db = *d.blocks[w.block];
   const uint64_t bit = bitOf(w.indexInBlock);
   if (!(db.majority & bit) || w.ctx->done()) return;
-  if (w.ctx->exitedMask() != 0) return darsieLeave(slot);  // some lanes exited
+  if (w.ctx->exitedMask() != 0) return leave(slot);  // some lanes exited
   if (e.instr.op != isa::Op::BRA || !isGuarded(e.instr)) return;
   const uint32_t target = w.ctx->pc();
   if (d.noCfSync) {  // idealized: the first majority warp's outcome is the majority's
@@ -327,34 +343,34 @@ void SmCore::darsieIssued(int slot, const IBufferEntry& e, bool diverged) {
         // The outcome at this position was forgotten (the warp fell darsie.branch_history
         // branches behind): it cannot know it followed the majority, so it leaves the path.
         d.historyMisses++;
-        return darsieLeave(slot);
+        return leave(slot);
       }
       db.decided.emplace_back(pos, target);
-      if (db.decided.size() > static_cast<size_t>(cfg_.darsie.branch_history)) {
+      if (db.decided.size() > static_cast<size_t>(sm_.cfg.darsie.branch_history)) {
         db.forgotten = std::max(db.forgotten, db.decided.front().first + 1);
         db.decided.pop_front();
       }
       it = db.decided.end() - 1;
     }
-    if (diverged || it->second != target) darsieLeave(slot);
+    if (diverged || it->second != target) leave(slot);
     return;
   }
   // Branch barrier among the majority warps (Sec. 4.3.3); fetch stays blocked until it opens.
   dw.branchWait = true;
   dw.branchTarget = target;
   dw.branchDiverged = diverged;
-  dw.waitSince = now_;
+  dw.waitSince = sm_.now;
   w.fetchBlocked = true;
-  darsieTryReleaseBranch(w.block);
+  tryReleaseBranch(w.block);
 }
 
-void SmCore::darsieTryReleaseBranch(int b) {
-  DarsieState& d = *darsie_;
+void DarsieMechanism::tryReleaseBranch(int b) {
+  DarsieState& d = d_;
   DarsieBlock& db = *d.blocks[b];
-  const Block& blk = blocks_[b];
+  const sm::BlockSlot& blk = sm_.blocks[b];
   uint64_t waiting = 0;
   for (int s : blk.warps)
-    if (d.warps[s].branchWait) waiting |= bitOf(warps_[s].indexInBlock);
+    if (d.warps[s].branchWait) waiting |= bitOf(sm_.warps[s].indexInBlock);
   if (waiting == 0 || (waiting & db.majority) != db.majority) return;
   // The majority outcome: the target most warps without SIMD divergence took; a tie goes to
   // the group of the lowest-numbered warp.
@@ -376,18 +392,18 @@ void SmCore::darsieTryReleaseBranch(int b) {
     DarsieWarp& dw = d.warps[s];
     if (!dw.branchWait) continue;
     dw.branchWait = false;
-    warps_[s].fetchBlocked = false;
-    d.branchStall += now_ - dw.waitSince;
-    if (dw.branchDiverged || dw.branchTarget != best) darsieLeave(s);
+    sm_.warps[s].fetchBlocked = false;
+    d.branchStall += sm_.now - dw.waitSince;
+    if (dw.branchDiverged || dw.branchTarget != best) leave(s);
   }
-  opEvents_++;
+  sm_.event();
 }
 
 // The warp leaves the majority path: it copies its renamed registers into its own space (one
 // register per cycle) once its own lead results are written.
-void SmCore::darsieLeave(int slot) {
-  DarsieState& d = *darsie_;
-  Warp& w = warps_[slot];
+void DarsieMechanism::leave(int slot) {
+  DarsieState& d = d_;
+  sm::WarpSlot& w = sm_.warps[slot];
   DarsieBlock& db = *d.blocks[w.block];
   const uint64_t bit = bitOf(w.indexInBlock);
   if (db.majority & bit) {
@@ -406,21 +422,21 @@ void SmCore::darsieLeave(int slot) {
       if (!(mapped >> r & 1u)) continue;
       const uint8_t reg = static_cast<uint8_t>(r);
       std::memcpy(w.ctx->privateReg(reg), w.ctx->reg(reg), sizeof(uint32_t) * static_cast<size_t>(w.ctx->lanes()));
-      darsieUnmapReg(slot, reg);
+      unmapReg(slot, reg);
       db.pool.unmap(me, reg);
       n++;
     }
     d.copied += static_cast<uint64_t>(n);
-    dw.busyUntil = std::max(dw.busyUntil, now_ + static_cast<uint64_t>(n));
+    dw.busyUntil = std::max(dw.busyUntil, sm_.now + static_cast<uint64_t>(n));
     dw.leavePending = false;
   }
-  darsieSweep(w.block);
-  darsieTryReleaseBranch(w.block);
+  sweep(w.block);
+  tryReleaseBranch(w.block);
 }
 
-void SmCore::registerDarsieStats(stats::Registry& r) {
-  const std::string p = "sm" + std::to_string(id_) + ".darsie.";
-  DarsieState& d = *darsie_;
+void DarsieMechanism::registerStats(stats::Registry& r) {
+  const std::string p = "sm" + std::to_string(sm_.id) + ".darsie.";
+  DarsieState& d = d_;
   r.add(p + "skipped", d.skipped, "instructions", "warp instructions skipped by followers (never fetched)");
   r.add(p + "skipped.uniform", d.skippedUniform, "instructions", "skipped: the value was the same in every lane");
   r.add(p + "skipped.affine", d.skippedAffine, "instructions", "skipped: the value was base + stride x lane");
@@ -450,7 +466,7 @@ void SmCore::registerDarsieStats(stats::Registry& r) {
   r.add(p + "rename.lookups", d.renameLookups, "accesses",
         "rename-table reads: register operands (sources and destination) of issued instructions");
   auto pools = [this](bool released) {
-    const DarsieState& ds = *darsie_;
+    const DarsieState& ds = d_;
     uint64_t n = released ? ds.retiredReleased : ds.retiredTaken;
     for (const auto& b : ds.blocks)
       if (b) n += released ? b->pool.versionsReleased() : b->pool.versionsCreated();
@@ -479,4 +495,4 @@ void SmCore::registerDarsieStats(stats::Registry& r) {
   r.add(p + "unskipped", d.unskipped, "instructions", "skips turned back into instructions because their entry was cleared");
 }
 
-}  // namespace simtlm::sm
+}  // namespace simtlm::darsie

@@ -1,7 +1,7 @@
 // DARSIE's state in one SM (docs/darsie.md; DARSIE Sec. 4.3-4.5): per resident block the PC
 // skip table, the rename pool and the majority-path mask; per warp slot its position on the
-// majority path, its pending decision at the fetch PC and its branch-barrier wait. The SM's
-// hooks that use it are in sm_darsie.cpp (front end, issue side) and sm_darsie_registers.cpp
+// majority path, its pending decision at the fetch PC and its branch-barrier wait. The hooks
+// that use it are in darsie_frontend.cpp (front end, issue side) and darsie_registers.cpp
 // (renaming, versions, load rules, barriers).
 #pragma once
 
@@ -11,11 +11,11 @@
 #include <optional>
 #include <vector>
 
-#include "model/darsie/launch_marking.h"
-#include "model/darsie/rename_pool.h"
-#include "model/darsie/skip_table.h"
+#include "model/mechanisms/darsie/launch_marking.h"
+#include "model/mechanisms/darsie/rename_pool.h"
+#include "model/mechanisms/darsie/skip_table.h"
 
-namespace simtlm::sm {
+namespace simtlm::darsie {
 
 // A warp's bit in a block's masks (majority path, arrived, waiting).
 inline uint64_t bitOf(int indexInBlock) { return uint64_t{1} << indexInBlock; }
@@ -48,8 +48,8 @@ struct DarsieWarp {
 };
 
 struct DarsieBlock {
-  darsie::SkipTable table;
-  darsie::RenamePool pool;
+  SkipTable table;
+  RenamePool pool;
   uint64_t majority = 0;  // warps on the majority path (by index in block)
   uint64_t counter = 0;   // entry creation order
   // darsie-no-cf-sync: the branch outcome the first majority warp took, by position (at most
@@ -61,7 +61,7 @@ struct DarsieBlock {
 };
 
 struct DarsieState {
-  darsie::LaunchMarking marking;
+  LaunchMarking marking;
   int poolRegs = 0;  // rename registers per block for this kernel
   bool noCfSync = false, ignoreStores = false;
   std::vector<DarsieWarp> warps;                 // by slot
@@ -87,4 +87,4 @@ struct DarsieState {
   uint64_t tableLookups = 0, renameLookups = 0, retiredTaken = 0, retiredReleased = 0;
 };
 
-}  // namespace simtlm::sm
+}  // namespace simtlm::darsie

@@ -1,4 +1,4 @@
-#include "model/darsie/launch_marking.h"
+#include "model/mechanisms/darsie/launch_marking.h"
 
 #include "isa/cfg.h"
 #include "isa/darsie_analysis.h"

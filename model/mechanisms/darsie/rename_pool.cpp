@@ -1,4 +1,4 @@
-#include "model/darsie/rename_pool.h"
+#include "model/mechanisms/darsie/rename_pool.h"
 
 #include <stdexcept>
 

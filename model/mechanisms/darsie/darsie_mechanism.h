@@ -1,0 +1,68 @@
+// DARSIE as a mechanism of the SM (docs/darsie.md; DARSIE Sec. 4.3-4.5), attached through the
+// SM's hooks (model/sm/sm_mechanism.h). Front end (darsie_frontend.cpp): the skipper beside the
+// fetch scheduler with the PC skip table and its PC coalescer, leader election, followers' skips
+// retired in program order, majority-path branch barriers, leaving the majority path. Register
+// side (darsie_registers.cpp): renaming onto the block's rename pool (values and banks), the
+// leader's version written at dispatch, LeaderWB, the load rules of Sec. 4.4, bar.sync's rejoin.
+// The variants darsie-ignore-store and darsie-no-cf-sync are flags of the same mechanism.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/mechanisms/darsie/darsie_state.h"
+#include "model/sm/sm_mechanism.h"
+
+namespace simtlm::darsie {
+
+class DarsieMechanism final : public sm::SmMechanism {
+ public:
+  // What the SM reserves for DARSIE before it is built: each block's rename pool in the banks.
+  static sm::MechanismResources resources(const config::GpuConfig& cfg);
+  DarsieMechanism(sm::SmContext& sm, stats::Registry& stats, bool ignoreStores, bool noCfSync);
+
+  void kernelStarted() override;
+  int regsPerBlock() const override;
+  void blockAdmitted(int blockSlot) override;
+  void blockRetired(int blockSlot) override;
+  void warpExited(int slot) override;
+  void warpDrained(int slot) override;
+  void beforeFetch(uint64_t cycle) override;
+  bool holdsFetch(int slot) const override;
+  void delivered(int slot, sm::IBufferEntry& e) override;
+  // bar.sync too: the majority path is redrawn there.
+  bool fetchStopsAfter(const isa::Instr& in) const override { return in.op == isa::Op::BAR_SYNC; }
+  bool holdsIssue(int slot) const override;
+  void retireSkips(int slot) override;
+  void issued(int slot, const sm::IBufferEntry& e, bool diverged) override;
+  void flushed(int slot) override;
+  void beforeExecute(int slot, const isa::Instr& in, uint32_t pc) override;
+  void written(int slot, const isa::Instr& in) override;
+  void barrierReleased(sm::BlockSlot& b) override;
+  std::string describeWarp(int slot) const override;
+  // Skips, branch barriers and the rename pool couple the warps of a block across schedulers.
+  bool couplesWarps() const override { return true; }
+
+ private:
+  void registerStats(stats::Registry& r);
+  bool eligible(const sm::WarpSlot& w) const;
+  bool mustDecide(const sm::WarpSlot& w, int slot) const;  // fetch must not fetch its PC yet
+  void probe(int slot, int& skips);
+  void followPath(int slot, const sm::IBufferEntry& e, bool diverged);
+  void tryReleaseBranch(int blockSlot);
+  void leave(int slot);
+  void mapReg(int slot, uint8_t r, int phys);
+  void unmapReg(int slot, uint8_t r);
+  void writeVersion(int slot, const isa::Instr& in, uint32_t pc);
+  void clearLoadEntries(int slot, const isa::OpInfo& oi);
+  void checkLoad(int slot, const SkipEntry& x, const isa::Instr& in);
+  bool checkReady(int slot) const;
+  void finishCheck(int slot);
+  bool verifiedSkip(int slot, const sm::IBufferEntry& e, const SkipEntry& x);
+  void sweep(int blockSlot);
+
+  sm::SmContext& sm_;
+  DarsieState d_;
+};
+
+}  // namespace simtlm::darsie

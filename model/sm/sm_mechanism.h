@@ -1,0 +1,112 @@
+// The hooks through which a mechanism attaches to an SM (docs/mechanisms.md). The SM's units
+// call them at fixed points of the pipeline; a mechanism overrides those it needs and acts on
+// the SM through its SmContext. No unit tests which mechanism runs: the units only know that
+// one is attached.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "isa/opcode.h"
+#include "model/common/config.h"
+#include "model/common/stats.h"
+#include "model/sm/sm_state.h"
+
+namespace simtlm::mem {
+class SharedMemory;
+}
+namespace simtlm::sm {
+
+class OperandStage;
+class Scoreboard;
+
+// What a mechanism needs of the machine before the SM is built: registers it keeps in the
+// register-file banks beside the warps' own (per resident block, at most), and whether reads of
+// them conflict in the banks.
+struct MechanismResources {
+  int regsPerBlock = 0;
+  bool regsConflictFree = false;
+  std::string regsName;  // what they are and their parameter, for messages
+};
+
+// What a mechanism sees of its SM: the warp and block slots, the running kernel, the units it
+// acts through, and the SM's event count. A mechanism that changes what a warp can do (delivers
+// an instruction, opens a wait) counts an event, so that the SM's scanners that sleep until
+// something changes look again.
+struct SmContext {
+  int id;
+  const config::GpuConfig& cfg;
+  const KernelImage& image;
+  std::vector<WarpSlot>& warps;
+  std::vector<BlockSlot>& blocks;
+  OperandStage& operands;
+  const Scoreboard& scoreboard;
+  const std::unique_ptr<mem::SharedMemory>& shared;
+  uint64_t& events;   // the SM's progress events (SmCore::stateVersion)
+  uint64_t& fetched;  // instructions fetched (a skip turned back into an instruction counts)
+  uint64_t now = 0;   // the cycle the SM is in
+  std::function<IBufferEntry(uint32_t pc)> decode;  // the decoded instruction at `pc`
+  // Drops the warp's I-buffer (calling the mechanism's flushed()) and refetches from its PC.
+  std::function<void(int slot)> dropFront;
+  void event() { ++events; }
+};
+
+// The hooks, grouped by the unit that calls them. Defaults do nothing.
+class SmMechanism {
+ public:
+  virtual ~SmMechanism() = default;
+
+  // --- launch, admission and exit ------------------------------------------------------------
+  virtual void kernelStarted() {}
+  // Registers the mechanism keeps per resident block for this kernel (admission counts them).
+  virtual int regsPerBlock() const { return 0; }
+  virtual void blockAdmitted(int /*blockSlot*/) {}
+  virtual void blockRetired(int /*blockSlot*/) {}
+  // The warp's last instruction issued (it exited) / has left the operand collectors since.
+  virtual void warpExited(int /*slot*/) {}
+  virtual void warpDrained(int /*slot*/) {}
+
+  // --- front end: fetch probe and decode --------------------------------------------------------
+  // Runs beside the fetch scheduler every cycle, before it (for example a skipper that
+  // delivers skips into I-buffers).
+  virtual void beforeFetch(uint64_t /*cycle*/) {}
+  // Fetch holds the warp at its fetch PC: the mechanism decides that PC first.
+  virtual bool holdsFetch(int /*slot*/) const { return false; }
+  // An instruction fetch delivers into the warp's I-buffer (the mechanism may tag it).
+  virtual void delivered(int /*slot*/, IBufferEntry& /*entry*/) {}
+  // Fetch stops behind this instruction until issue resolves it (control instructions always).
+  virtual bool fetchStopsAfter(const isa::Instr& /*in*/) const { return false; }
+
+  // --- issue --------------------------------------------------------------------------------------
+  // The warp may not issue (a synchronization of the mechanism): counted as a sync stall.
+  virtual bool holdsIssue(int /*slot*/) const { return false; }
+  // A skip is at the front of the warp's I-buffer: retire what can be retired.
+  virtual void retireSkips(int /*slot*/) {}
+  // The instruction issued; the SIMT stack already moved past it (`diverged`: its branch split
+  // the warp).
+  virtual void issued(int /*slot*/, const IBufferEntry& /*entry*/, bool /*diverged*/) {}
+  // The warp's I-buffer is flushed (a redirect or a stale front): what it held is dropped.
+  virtual void flushed(int /*slot*/) {}
+
+  // --- execute and write-back -------------------------------------------------------------------
+  // The instruction leaves its operand collector and executes now (memory included).
+  virtual void beforeExecute(int /*slot*/, const isa::Instr& /*in*/, uint32_t /*pc*/) {}
+  // Its register-file write was performed.
+  virtual void written(int /*slot*/, const isa::Instr& /*in*/) {}
+
+  // --- barriers -------------------------------------------------------------------------------
+  virtual void barrierReleased(BlockSlot& /*block*/) {}
+
+  // --- reports and scheduling ---------------------------------------------------------------
+  // What the warp waits for in the mechanism (stuck-run reports); empty for nothing.
+  virtual std::string describeWarp(int /*slot*/) const { return {}; }
+  // Whether an event of one warp can change the readiness of warps in other schedulers'
+  // partitions: the SM then looks at every warp again after any event, and fixes stale
+  // I-buffer fronts of every warp before scheduling.
+  virtual bool couplesWarps() const { return false; }
+};
+
+}  // namespace simtlm::sm

@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""The refactoring gate of issue 15: a change to the model's structure must not change what it
+computes. `capture DIR` runs every scenario under every mechanism on the tiny and pascal
+configurations and keeps each run's JSON (host time and paths left out); `compare OLD NEW`
+reports every statistic whose name or value differs. Renamed statistics are listed with
+--renamed OLD=NEW (repeatable); the comparison then follows the new name.
+
+  scripts/stats_gate.py capture build/gate-before [--simtlm build/simtlm] [-j 2]
+  scripts/stats_gate.py compare build/gate-before build/gate-after
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+MECHANISMS = ["baseline", "darsie", "darsie-ignore-store", "darsie-no-cf-sync"]
+CONFIGS = ["tiny", "pascal"]
+# Fields that describe the host or the command line, not the simulated run.
+VOLATILE = {"host", "command", "config_file", "scenario"}
+
+
+def repo_relative(v):
+    """Paths inside the repository, wherever its checkout is (two worktrees compare equal)."""
+    return re.sub(r"/[^\s:'\"]*/(configs|scenarios|workloads)/", r"<repo>/\1/", v) if isinstance(v, str) else v
+
+
+def flatten(x, prefix, out):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            flatten(v, f"{prefix}.{k}" if prefix else k, out)
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            flatten(v, f"{prefix}[{i}]", out)
+    else:
+        out[prefix] = repo_relative(x)
+
+
+def run_point(simtlm, scenario, mechanism, config, outdir):
+    name = f"{scenario.stem}.{mechanism}.{config}"
+    json_path = outdir / f"{name}.json"
+    cmd = [simtlm, "run", str(scenario), "--mechanism", mechanism,
+           "--config", str(ROOT / "configs" / f"{config}.ini"), "--json", str(json_path)]
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=1800)
+    if not json_path.exists():  # a run that fails before writing JSON: keep its message
+        json_path.write_text(json.dumps({"error": r.stderr.strip(), "exit": r.returncode}))
+        return name
+    data = json.loads(json_path.read_text())
+    for k in VOLATILE:
+        data.pop(k, None)
+    data["exit"] = r.returncode
+    json_path.write_text(json.dumps(data, indent=1, sort_keys=True))
+    return name
+
+
+def capture(args):
+    outdir = pathlib.Path(args.dir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    scenarios = sorted((ROOT / "scenarios").glob("*.yaml"))
+    points = [(s, m, c) for s in scenarios for m in MECHANISMS for c in CONFIGS]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for name in pool.map(lambda p: run_point(args.simtlm, *p, outdir), points):
+            print(name, flush=True)
+    print(f"captured {len(points)} runs into {outdir}")
+
+
+def compare(args):
+    old_dir, new_dir = pathlib.Path(args.old), pathlib.Path(args.new)
+    renamed = dict(r.split("=", 1) for r in args.renamed)
+    differences = 0
+    names = sorted({p.name for p in old_dir.glob("*.json")} | {p.name for p in new_dir.glob("*.json")})
+    for n in names:
+        old, new = {}, {}
+        for d, into in ((old_dir, old), (new_dir, new)):
+            if (d / n).exists():
+                flatten(json.loads((d / n).read_text()), "", into)
+            else:
+                into["<file>"] = "missing"
+        old = {renamed.get(k, k): v for k, v in old.items()}
+        for k in sorted(old.keys() | new.keys()):
+            if old.get(k, "<absent>") != new.get(k, "<absent>"):
+                differences += 1
+                if differences <= args.show:
+                    print(f"{n}: {k}: {old.get(k, '<absent>')} -> {new.get(k, '<absent>')}")
+    print(f"{len(names)} runs compared, {differences} differences")
+    return 1 if differences else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("capture")
+    c.add_argument("dir")
+    c.add_argument("--simtlm", default=str(ROOT / "build" / "simtlm"))
+    c.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    k = sub.add_parser("compare")
+    k.add_argument("old")
+    k.add_argument("new")
+    k.add_argument("--renamed", action="append", default=[], metavar="OLD=NEW")
+    k.add_argument("--show", type=int, default=40, help="differences printed (all are counted)")
+    args = p.parse_args()
+    if args.cmd == "capture":
+        capture(args)
+        return 0
+    return compare(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
