@@ -177,7 +177,9 @@ int cmdEmulateScenario(const std::vector<std::string>& args) {
       "json", po::value<std::string>(), "write results as JSON")(
       "no-study", "run the interpreter alone, without the limit study (full speed)");
   addLimitOptions(desc, false);
+  addLogOption(desc);
   auto vm = parseCommand("emulate", "emulate SCENARIO.yaml [options]", desc, {{"scenario", "SCENARIO"}}, args);
+  applyLogOption(vm);
   scenario::Scenario s = scenario::loadScenario(vm["scenario"].as<std::string>());
   scenario::Overrides o;
   o.sets = limitSets(vm);
@@ -200,7 +202,9 @@ int cmdRun(const std::vector<std::string>& args) {
       "limit-study", "also run the redundancy limit study in the reference run (limit.* statistics)");
   addLimitOptions(desc, true);
   addEnergyOptions(desc, true);
+  addLogOption(desc);
   auto vm = parseCommand("run", "run SCENARIO.yaml [options]", desc, {{"scenario", "SCENARIO"}}, args);
+  applyLogOption(vm);
   const std::string file = vm["scenario"].as<std::string>();
   if (!isScenarioPath(file))
     throw std::invalid_argument("run: '" + file + "' is not a scenario file (.yaml); see docs/scenarios.md");
@@ -233,8 +237,10 @@ int cmdEmulate(const std::vector<std::string>& args) {
       "per-pc", "print the limit study per instruction")(
       "no-study", "run the interpreter alone, without the limit study (full speed)");
   addLimitOptions(desc, false);
+  addLogOption(desc);
   auto vm = parseCommand("emulate", "emulate WORKLOAD|SCENARIO.yaml [options]", desc,
                          {{"workload", "WORKLOAD (or SCENARIO.yaml)"}}, args);
+  applyLogOption(vm);
   workloads::Options opts;
   if (vm.count("opt"))
     for (const auto& kv : vm["opt"].as<std::vector<std::string>>()) {

@@ -9,6 +9,7 @@
 #include "isa/diagnostics.h"
 #include "isa/darsie_analysis.h"
 #include "isa/disassembler.h"
+#include "model/common/log.h"
 
 namespace simtlm::cli {
 
@@ -30,7 +31,11 @@ EmulateResult emulate(const std::string& workload, const workloads::Options& opt
   isa::LimitStudy study;  // one study over every launch: its totals add up
   auto start = std::chrono::steady_clock::now();
   Progress progress("interpreter", 0, maxInstructions == UINT64_MAX ? 0 : maxInstructions);
+  spdlog::logger& logger = log::get("interp");
   for (const auto& st : steps) {
+    const isa::Dim3 g = st.launch.grid, b = st.launch.block;
+    logger.debug("kernel '{}': grid ({},{},{}) of blocks ({},{},{})", kernels.at(st.kernel).name, g.x, g.y, g.z, b.x,
+                 b.y, b.z);
     isa::LaunchConfig launch = st.launch;
     launch.maxWarpInstructions = maxInstructions - r.counts.warpInstructions;
     if (progress.enabled())

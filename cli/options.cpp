@@ -5,6 +5,8 @@
 
 #include <systemc>
 
+#include "model/common/log.h"
+
 namespace po = boost::program_options;
 
 namespace simtlm::cli {
@@ -38,6 +40,16 @@ po::variables_map parseCommand(const std::string& command, const std::string& sy
     throw std::invalid_argument(command + ": missing " + missing + " (usage: simtlm " + synopsis + ")");
   }
   return vm;
+}
+
+void addLogOption(po::options_description& desc) {
+  desc.add_options()("log-level", po::value<std::string>(),
+                     "diagnostic messages on stderr: trace|debug|info|warn|error|off (default warn), then "
+                     "MODULE=LEVEL items for a module and its children, e.g. warn,gpu.sm3=debug");
+}
+
+void applyLogOption(const po::variables_map& vm) {
+  log::setLevels(vm.count("log-level") ? log::parseLevels(vm["log-level"].as<std::string>()) : log::Levels{});
 }
 
 std::string versionText() {

@@ -28,6 +28,12 @@ boost::program_options::variables_map parseCommand(const std::string& command, c
                                                    const std::vector<Positional>& positional,
                                                    const std::vector<std::string>& args);
 
+// --log-level LEVELS (model/common/log.h): addLogOption adds it to a command's options;
+// applyLogOption sets the loggers' levels from it (warn when it is not given). Throws
+// std::invalid_argument naming the option and the allowed values.
+void addLogOption(boost::program_options::options_description& desc);
+void applyLogOption(const boost::program_options::variables_map& vm);
+
 // "simtlm 0.1.0 (SystemC 2.3.4, ...)" for --version.
 std::string versionText();
 

@@ -13,6 +13,7 @@
 #include "cli/run_limits.h"
 #include "isa/diagnostics.h"
 #include "isa/limit_study.h"
+#include "model/common/log.h"
 
 namespace simtlm::scenario {
 
@@ -76,7 +77,11 @@ std::string runOnInterpreter(const Scenario& s, isa::GlobalMemory& mem, bool stu
   const long long limit = s.config.limits.max_instructions;
   uint64_t left = limit > 0 ? static_cast<uint64_t>(limit) : UINT64_MAX;
   cli::Progress progress("interpreter", 0, limit > 0 ? static_cast<uint64_t>(limit) : 0);
+  spdlog::logger& logger = log::get("interp");
   for (const auto& step : prepareLaunches(s, mem, static_cast<uint32_t>(s.config.gpu.warp_size))) {
+    const isa::Dim3 g = step.config.grid, b = step.config.block;
+    logger.debug("{}: kernel '{}', grid ({},{},{}) of blocks ({},{},{})", step.label, step.kernel->name, g.x, g.y, g.z,
+                 b.x, b.y, b.z);
     isa::LimitStudy limitStudy;
     isa::ExecCounts counts;
     isa::LaunchConfig config = step.config;
@@ -101,6 +106,7 @@ std::string runOnInterpreter(const Scenario& s, isa::GlobalMemory& mem, bool stu
       return e.what();
     }
     left -= counts.warpInstructions;
+    logger.debug("{}: finished, {} warp instructions", step.label, counts.warpInstructions);
     if (out) out->push_back({step.label, step.config, cli::statsJson(counts, study ? &limitStudy.result() : nullptr)});
   }
   return "";

@@ -21,6 +21,7 @@
 #include "cli/subprocess.h"
 #include "cli/sweep_results.h"
 #include "cli/sweep_spec.h"
+#include "model/common/log.h"
 
 namespace po = boost::program_options;
 
@@ -56,7 +57,9 @@ int cmdSweep(const std::vector<std::string>& args) {
       "out", po::value<std::string>(), "output directory (default: sweep-NAME)")(
       "jobs", po::value<int>()->default_value(2), "child processes at once, 1..64")(
       "print-commands", "print one command line per point (for a batch system) and stop");
+  addLogOption(desc);
   po::variables_map vm = parseCommand("sweep", "sweep SWEEP.yaml [options]", desc, {{"sweep", "SWEEP"}}, args);
+  applyLogOption(vm);
   const int jobs = vm["jobs"].as<int>();
   if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs " + std::to_string(jobs) + " is outside [1, 64]");
   const SweepSpec spec = loadSweep(vm["sweep"].as<std::string>());
@@ -66,14 +69,15 @@ int cmdSweep(const std::vector<std::string>& args) {
   const std::string pointsDir = std::filesystem::absolute(out + "/points").lexically_normal().string();
   auto jsonOf = [&](const SweepPoint& p) { return pointsDir + "/" + p.id() + ".json"; };
 
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  auto commandOf = [&](const SweepPoint& p) {
+    std::string line = shellWord(self);
+    for (const auto& a : p.runArgs(spec.configFile, jsonOf(p))) line += " " + shellWord(a);
+    return line;
+  };
   if (vm.count("print-commands")) {  // the batch system runs them; `sweep` again aggregates
     std::filesystem::create_directories(pointsDir);
-    const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-    for (const SweepPoint& p : spec.points) {
-      std::string line = shellWord(self);
-      for (const auto& a : p.runArgs(spec.configFile, jsonOf(p))) line += " " + shellWord(a);
-      std::cout << line << "\n";
-    }
+    for (const SweepPoint& p : spec.points) std::cout << commandOf(p) << "\n";
     return 0;
   }
 
@@ -89,9 +93,11 @@ int cmdSweep(const std::vector<std::string>& args) {
   std::mutex printing;
   size_t done = 0;
   std::vector<std::string> failures;
+  spdlog::logger& logger = log::get("cli.sweep");
   auto worker = [&] {
     for (size_t k = next++; k < todo.size(); k = next++) {
       const SweepPoint& p = spec.points[todo[k]];
+      if (logger.should_log(spdlog::level::debug)) logger.debug("{} starts: {}", p.id(), commandOf(p));
       const auto start = std::chrono::steady_clock::now();
       const ChildResult r = runSelf(p.runArgs(spec.configFile, jsonOf(p)));
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

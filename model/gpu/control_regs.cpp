@@ -2,11 +2,14 @@
 
 #include <cstring>
 
+#include "model/common/log.h"
+
 namespace simtlm::model {
 
 using namespace sc_core;
 
-ControlRegs::ControlRegs(sc_module_name name) : sc_module(name), control("control"), irq("irq") {
+ControlRegs::ControlRegs(sc_module_name name)
+    : sc_module(name), control("control"), irq("irq"), log_(log::get("gpu.regs")) {
   control.register_b_transport(this, &ControlRegs::b_transport);
   control.register_transport_dbg(this, &ControlRegs::transport_dbg);
   SC_METHOD(driveIrq);
@@ -30,9 +33,10 @@ unsigned ControlRegs::transport_dbg(tlm::tlm_generic_payload& p) {
 tlm::tlm_response_status ControlRegs::access(tlm::tlm_generic_payload& p, bool debug) {
   const uint64_t addr = p.get_address();
   const unsigned len = p.get_data_length();
-  if (p.get_byte_enable_ptr() || p.get_streaming_width() < len) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
-  if (len != 4 || (addr & 3)) return tlm::TLM_BURST_ERROR_RESPONSE;
-  if (addr + 4 > kRegSpace) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (p.get_byte_enable_ptr() || p.get_streaming_width() < len)
+    return refuse(p, debug, tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE, "byte enables and streaming are not supported");
+  if (len != 4 || (addr & 3)) return refuse(p, debug, tlm::TLM_BURST_ERROR_RESPONSE, "registers are aligned 4-byte words");
+  if (addr + 4 > kRegSpace) return refuse(p, debug, tlm::TLM_ADDRESS_ERROR_RESPONSE, "past the register space");
   const uint32_t off = static_cast<uint32_t>(addr);
   if (p.is_read()) {
     uint32_t v = read(off);
@@ -41,12 +45,19 @@ tlm::tlm_response_status ControlRegs::access(tlm::tlm_generic_payload& p, bool d
     uint32_t v;
     std::memcpy(&v, p.get_data_ptr(), 4);
     if (debug && (off == static_cast<uint32_t>(Reg::Launch) || off == static_cast<uint32_t>(Reg::Reset)))
-      return tlm::TLM_COMMAND_ERROR_RESPONSE;  // launching and resetting are timed actions
+      return refuse(p, debug, tlm::TLM_COMMAND_ERROR_RESPONSE, "launching and resetting are timed actions");
     write(off, v);
   } else {
-    return tlm::TLM_COMMAND_ERROR_RESPONSE;
+    return refuse(p, debug, tlm::TLM_COMMAND_ERROR_RESPONSE, "neither a read nor a write");
   }
   return tlm::TLM_OK_RESPONSE;
+}
+
+tlm::tlm_response_status ControlRegs::refuse(const tlm::tlm_generic_payload& p, bool debug, tlm::tlm_response_status s,
+                                             const char* why) {
+  log_.warn("{}{} of {} B at offset 0x{:x} refused: {}", debug ? "debug " : "", p.is_read() ? "read" : "write",
+            p.get_data_length(), p.get_address(), why);
+  return s;
 }
 
 uint32_t ControlRegs::read(uint32_t off) const {
@@ -96,6 +107,7 @@ void ControlRegs::write(uint32_t off, uint32_t v) {
     case Reg::Launch:
       if (!(v & 1u)) break;
       if (busy()) {  // the running kernel continues; the refused launch is reported
+        log_.warn("launch refused: a kernel is running (error code {})", static_cast<int>(ErrorCode::LaunchWhileBusy));
         error_ = static_cast<uint32_t>(ErrorCode::LaunchWhileBusy);
         status_ |= kError;
         updateIrq();
@@ -105,6 +117,7 @@ void ControlRegs::write(uint32_t off, uint32_t v) {
       error_ = 0;
       cycles_ = 0;
       if (!launchValid()) {
+        log_.info("launch refused: invalid launch registers (error code {})", static_cast<int>(ErrorCode::BadLaunch));
         error_ = static_cast<uint32_t>(ErrorCode::BadLaunch);
         status_ |= kDone | kError;
         updateIrq();

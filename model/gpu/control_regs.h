@@ -2,11 +2,15 @@
 // model) programs to launch a kernel. A TLM-2.0 target socket (b_transport, transport_dbg;
 // 32-bit little-endian registers, naturally aligned 4-byte accesses) and the kernel-completion
 // interrupt. The register map is in docs/control-registers.md.
+// Logger "gpu.regs" (model/common/log.h): a refused access and a launch refused while busy at
+// warn (the host sees only a status), a launch with invalid registers at info.
 #pragma once
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
+
+#include <spdlog/fwd.h>
 
 #include <array>
 #include <cstdint>
@@ -76,6 +80,8 @@ class ControlRegs : public sc_core::sc_module {
   unsigned transport_dbg(tlm::tlm_generic_payload& p);
   // Performs one access; returns the response status.
   tlm::tlm_response_status access(tlm::tlm_generic_payload& p, bool debug);
+  tlm::tlm_response_status refuse(const tlm::tlm_generic_payload& p, bool debug, tlm::tlm_response_status s,
+                                  const char* why);
   uint32_t read(uint32_t offset) const;
   void write(uint32_t offset, uint32_t value);
   bool launchValid() const;
@@ -89,6 +95,7 @@ class ControlRegs : public sc_core::sc_module {
   LaunchRegs regs_;
   uint32_t status_ = 0, error_ = 0, irqEnable_ = 0;
   uint64_t cycles_ = 0;
+  spdlog::logger& log_;
 };
 
 }  // namespace simtlm::model

@@ -7,10 +7,17 @@
 
 #include "isa/cfg.h"
 #include "isa/diagnostics.h"
+#include "model/common/log.h"
 
 namespace simtlm::gpu {
 
 using namespace sc_core;
+
+namespace {
+
+double nanoseconds() { return sc_time_stamp().to_seconds() * 1e9; }
+
+}  // namespace
 
 Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& stats)
     : sc_module(name), regs("regs"), irq("irq"),
@@ -19,7 +26,7 @@ Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& sta
                                             : mem::MemPort::Mode::ApproximatelyTimed,
                                         0}),
       cfg_(cfg), stats_(stats), period_(1.0e6 / cfg.gpu.core_clock_mhz, SC_PS), downstream_(port),
-      gate_(downstream_) {
+      gate_(downstream_), log_(log::get("gpu")) {
   regs.irq(irq);
   regs.onLaunch = [this](const model::LaunchRegs& r) { launch(r); };
   regs.onReset = [this] { softReset(); };
@@ -72,6 +79,9 @@ void Gpu::checkBuffers(std::vector<std::pair<uint32_t, uint32_t>> buffers) {
 void Gpu::launch(const model::LaunchRegs& r) {
   // Launch-time work of the driver: read the code and parameters, decode, find reconvergence.
   lastCycles_ = 0;
+  char name[32];
+  std::snprintf(name, sizeof name, "0x%08x", r.entry);
+  name_ = name;  // the GPU sees code, not names: the kernel is named by its address
   const uint64_t id = ++loads_;
   code_.assign(static_cast<size_t>(r.numInstrs) * 8, 0);
   params_.assign(r.paramWords, 0);
@@ -105,9 +115,7 @@ void Gpu::launch(const model::LaunchRegs& r) {
 
 void Gpu::startKernel(const model::LaunchRegs& r) {
   kernel_ = isa::Kernel{};
-  char name[32];
-  std::snprintf(name, sizeof name, "0x%08x", r.entry);
-  kernel_.name = name;  // the GPU sees code, not names: the kernel is named by its address
+  kernel_.name = name_;
   kernel_.numRegs = static_cast<int>(r.regsPerThread);
   kernel_.sharedBytes = r.sharedBytes;
   isa::LaunchConfig l;
@@ -144,6 +152,9 @@ void Gpu::startKernel(const model::LaunchRegs& r) {
   if (!error.empty()) return finish(model::ErrorCode::BadLaunch, error);
   lastError_.clear();
   running_ = true;
+  log_.debug("kernel {} launched at {:g} ns: grid ({},{},{}) of blocks ({},{},{}), {} instructions, {} registers "
+             "per thread, {} bytes of shared memory", name_, nanoseconds(), l.grid.x, l.grid.y, l.grid.z, l.block.x,
+             l.block.y, l.block.z, r.numInstrs, r.regsPerThread, r.sharedBytes);
   start_.notify(period_);
 }
 
@@ -158,6 +169,11 @@ void Gpu::clockTick() {
 }
 
 void Gpu::finish(model::ErrorCode code, const std::string& error) {
+  if (code == model::ErrorCode::None)
+    log_.debug("kernel {} finished at {:g} ns after {} cycles", name_, nanoseconds(), lastCycles_);
+  else  // the host reads the error, the command line prints it: info, not a second message by default
+    log_.info("kernel {} stopped at {:g} ns after {} cycles (error code {}): {}", name_, nanoseconds(), lastCycles_,
+              static_cast<int>(code), error.substr(0, error.find('\n')));
   running_ = false;
   lastError_ = error;
   if (code == model::ErrorCode::KernelFault) release();  // the next launch finds the GPU free

@@ -13,11 +13,15 @@
 // dropped and the answers to those already sent are ignored, so the next launch finds the
 // whole GPU free. The soft-reset register does the same, and also aborts a running kernel and
 // returns the control registers to their power-on values.
+// Logger "gpu" (model/common/log.h): kernels launched and finished at debug, a kernel that
+// stops (a fault, a bad launch) at info: the host reads those from the error register.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <spdlog/fwd.h>
 
 #include "isa/kernel.h"
 #include "model/common/config.h"
@@ -67,6 +71,7 @@ class Gpu : public sc_core::sc_module {
   std::vector<unsigned char> code_;  // the launch's code and parameters as read from memory
   std::vector<uint32_t> params_;
   uint64_t loads_ = 0;  // launches (and resets) so far: a late answer to an older load is dropped
+  std::string name_;  // the kernel's name: its code address
   isa::Kernel kernel_;
   sm::KernelImage image_;
   bool running_ = false;
@@ -75,6 +80,7 @@ class Gpu : public sc_core::sc_module {
   bool checkBuffers_ = false;
   std::vector<std::pair<uint32_t, uint32_t>> buffers_;  // sorted by base
   sc_core::sc_event start_;
+  spdlog::logger& log_;
 };
 
 }  // namespace simtlm::gpu

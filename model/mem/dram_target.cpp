@@ -1,5 +1,6 @@
 #include "model/mem/dram_target.h"
 
+#include "model/common/log.h"
 #include "model/mem/atomic_extension.h"
 
 #include <algorithm>
@@ -9,13 +10,23 @@ namespace simtlm::mem {
 
 using namespace sc_core;
 
+namespace {
+
+const char* kindOf(const tlm::tlm_generic_payload& gp) {
+  if (gp.get_extension<AtomicExtension>()) return "atomic";
+  return gp.is_read() ? "read" : gp.is_write() ? "write" : "ignore";
+}
+
+}  // namespace
+
 DramTarget::DramTarget(sc_module_name name, const DramConfig& config)
     : sc_module(name),
       from_bus("from_bus"),
       config_(config),
       store_(config.size),
       in_peq_("in_peq", this, &DramTarget::incoming),
-      internal_peq_("internal_peq", this, &DramTarget::internal) {
+      internal_peq_("internal_peq", this, &DramTarget::internal),
+      log_(log::get("gpu.mem.dram")) {
   if (config_.banks == 0 || config_.bytes_per_cycle == 0 || config_.interleave_bytes == 0 ||
       config_.bank_queue_depth == 0 || config_.clock_period == SC_ZERO_TIME)
     SC_REPORT_FATAL(this->name(), "banks, bytes_per_cycle, interleave_bytes, bank_queue_depth "
@@ -122,6 +133,7 @@ void DramTarget::begin_request(tlm::tlm_generic_payload& gp) {
 
   if (perform(gp) != tlm::TLM_OK_RESPONSE) {
     ++stats_.errors;
+    logError(gp);
   } else {
     const unsigned len = gp.get_data_length();
     (gp.is_read() ? stats_.reads : stats_.writes)++;
@@ -142,6 +154,9 @@ void DramTarget::begin_request(tlm::tlm_generic_payload& gp) {
     const std::uint64_t slot = reserve_bus(ready, transfer);
     stats_.bus_wait_cycles += slot - ready;
     respond = slot + transfer;
+    if (log_.should_log(spdlog::level::trace))
+      log_.trace("cycle {}: {} 0x{:x} ({} B), bank {}: starts at cycle {}, answered at cycle {}", arrival,
+                 kindOf(gp), gp.get_address(), len, b, start, respond);
   }
   internal_peq_.notify(gp, tlm::END_REQ, until(end_req));
   internal_peq_.notify(gp, tlm::BEGIN_RESP, until(respond));
@@ -175,6 +190,7 @@ void DramTarget::send_response() {
 void DramTarget::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
   if (perform(gp) != tlm::TLM_OK_RESPONSE) {
     ++stats_.errors;
+    logError(gp);
     delay += config_.clock_period;
     return;
   }
@@ -182,6 +198,11 @@ void DramTarget::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
   stats_.bytes += gp.get_data_length();
   delay += config_.clock_period *
            static_cast<double>(config_.latency_cycles + transfer_cycles(gp.get_data_length()));
+}
+
+void DramTarget::logError(const tlm::tlm_generic_payload& gp) const {
+  log_.info("{:g} ns: {} of {} B at 0x{:x} answered {}", sc_time_stamp().to_seconds() * 1e9, kindOf(gp),
+            gp.get_data_length(), gp.get_address(), gp.get_response_string());
 }
 
 unsigned DramTarget::transport_dbg(tlm::tlm_generic_payload& gp) {

@@ -23,6 +23,8 @@
 // and timed as a read of their data length; an op outside [0, size) or not 4-byte aligned gives
 // TLM_ADDRESS_ERROR_RESPONSE and no effect, a non-atomic opcode or a command other than read
 // TLM_COMMAND_ERROR_RESPONSE.
+// Logger "gpu.mem.dram" (model/common/log.h): each request with its bank and times at trace,
+// error responses at info (the requester reports them).
 #pragma once
 
 #include "model/mem/sparse_memory.h"
@@ -31,6 +33,8 @@
 #include <tlm>
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_target_socket.h>
+
+#include <spdlog/fwd.h>
 
 #include <cstdint>
 #include <deque>
@@ -91,6 +95,7 @@ class DramTarget : public sc_core::sc_module {
   sc_core::sc_time until(std::uint64_t cycle) const;
   std::uint64_t transfer_cycles(unsigned length) const;
   std::uint64_t reserve_bus(std::uint64_t ready, std::uint64_t length);
+  void logError(const tlm::tlm_generic_payload& gp) const;
 
   DramConfig config_;
   SparseMemory store_;
@@ -102,6 +107,7 @@ class DramTarget : public sc_core::sc_module {
   std::vector<std::deque<std::uint64_t>> bank_starts_; // start cycles of queued requests
   std::map<std::uint64_t, std::uint64_t> bus_;         // reserved data-bus slots [start, end)
   Stats stats_;
+  spdlog::logger& log_;
 };
 
 }  // namespace simtlm::mem

@@ -1,5 +1,6 @@
 #include "model/mem/l2_cache.h"
 
+#include "model/common/log.h"
 #include "model/mem/atomic_extension.h"
 
 #include <algorithm>
@@ -47,7 +48,8 @@ L2Cache::L2Cache(sc_module_name name, const L2Config& config)
       port_("port", MemPort::Config{config.downstream_mode, 0}),
       sets_(static_cast<unsigned>(config.size / (std::uint64_t{config.line} * config.assoc))),
       in_peq_("in_peq", this, &L2Cache::incoming),
-      resp_peq_("resp_peq", this, &L2Cache::hit_ready) {
+      resp_peq_("resp_peq", this, &L2Cache::hit_ready),
+      log_(log::get("gpu.mem.l2")) {
   port_.to_memory.bind(to_memory);  // hierarchical: the port is this module's initiator
   from_bus.register_nb_transport_fw(this, &L2Cache::nb_transport_fw);
   from_bus.register_b_transport(this, &L2Cache::b_transport);
@@ -218,6 +220,9 @@ L2Cache::Outcome L2Cache::handle(Job& job) {
     ++stats_.misses;
     ++stats_.merged;
     mshrs_[it->second].waiters.push_back(job);
+    if (log_.should_log(spdlog::level::trace))
+      log_.trace("cycle {}: read miss 0x{:x} ({} B), merged into MSHR {} (line 0x{:x})", a, addr, len,
+                 it->second, line);
     return Outcome{Outcome::Pending, 0};
   }
   if (free_.empty()) {
@@ -234,6 +239,9 @@ L2Cache::Outcome L2Cache::handle(Job& job) {
   mshrs_[m].waiters.assign(1, job);
   open_.emplace(line, m);
   enqueue(Outgoing{Outgoing::Fill, release, Job{}, m});
+  if (log_.should_log(spdlog::level::trace))
+    log_.trace("cycle {}: read miss 0x{:x} ({} B), MSHR {} reads line 0x{:x} from memory at cycle {}", a, addr,
+               len, m, line, release);
   return Outcome{Outcome::Pending, 0};
 }
 

@@ -30,7 +30,7 @@
 // (TLM_COMMAND_ERROR_RESPONSE), length 0 (TLM_GENERIC_ERROR_RESPONSE), streaming width shorter
 // than the data (TLM_BURST_ERROR_RESPONSE: not supported), byte-enable pointer with length 0
 // (TLM_BYTE_ENABLE_ERROR_RESPONSE). Memory's error statuses reach the requester unchanged.
-// Deterministic.
+// Deterministic. Logger "gpu.mem.l2" (model/common/log.h): each read miss at trace.
 #pragma once
 
 #include "model/common/stats.h"
@@ -40,6 +40,8 @@
 #include <tlm>
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_target_socket.h>
+
+#include <spdlog/fwd.h>
 
 #include <cstdint>
 #include <deque>
@@ -170,6 +172,7 @@ class L2Cache : public sc_core::sc_module {
   gp_t* response_open_ = nullptr;      // awaiting the initiator's END_RESP
   std::deque<gp_t*> ready_;            // responses ready to be sent
   Stats stats_;
+  spdlog::logger& log_;
 };
 
 }  // namespace simtlm::mem

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "model/common/log.h"
+
 namespace simtlm::sm {
 
 GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
@@ -15,7 +17,11 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
     icaches_.push_back(std::make_unique<frontend::ICache>(
         cfg.frontend, *code[i], stats::Group(stats, "sm" + std::to_string(i) + ".icache")));
     sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], *icaches_[i], stats));
-    sms_.back()->onBlockDone = [this](uint32_t) { blocksLeft_--; };
+    sms_.back()->onBlockDone = [this, i](uint32_t block) {
+      blocksLeft_--;
+      logBlock(i, block, "retired");
+    };
+    smLogs_.push_back(&log::get("gpu.sm" + std::to_string(i)));
   }
   for (size_t i = 0; i < sms_.size(); ++i)  // read, for the instruction limit, where the SM counts
     for (const auto& e : stats.entries())
@@ -45,12 +51,14 @@ std::string GridEngine::start(const KernelImage& image) {
 
 GridEngine::State GridEngine::tick() {
   if (state_ != State::Running) return state_;
-  for (auto& sm : sms_)  // hand out blocks in linear order to SMs with room
-    while (nextBlock_ < totalBlocks_ && sm->canAdmit()) {
-      const uint64_t b = nextBlock_++;
-      sm->admit(static_cast<uint32_t>(b), image_.launch.grid.blockIndex(b));
-      lastProgress_ = cycle_;
-    }
+  if (nextBlock_ < totalBlocks_)
+    for (auto& sm : sms_)  // hand out blocks in linear order to SMs with room
+      while (nextBlock_ < totalBlocks_ && sm->canAdmit()) {
+        const uint64_t b = nextBlock_++;
+        sm->admit(static_cast<uint32_t>(b), image_.launch.grid.blockIndex(b));
+        lastProgress_ = cycle_;
+        logBlock(static_cast<size_t>(&sm - sms_.data()), b, "admitted");
+      }
   const bool blocksToHandOut = nextBlock_ < totalBlocks_;
   bool progress = false;
   for (size_t i = 0; i < sms_.size(); ++i) {
@@ -140,6 +148,14 @@ std::string GridEngine::limitReached() const {
                  : "instruction limit reached: " + std::to_string(l.max_instructions) +
                        " warp instructions issued (limits.max_instructions)") +
          ", the run stopped; where each warp was:\n";
+}
+
+// "gpu.sm3: debug: block 12 (12,0,0) admitted at cycle 40" (cycles of the current grid).
+void GridEngine::logBlock(size_t sm, uint64_t block, const char* what) const {
+  spdlog::logger& log = *smLogs_[sm];
+  if (!log.should_log(spdlog::level::debug)) return;
+  const auto idx = image_.launch.grid.blockIndex(block);
+  log.debug("block {} ({},{},{}) {} at cycle {}", block, idx[0], idx[1], idx[2], what, cycle_ - startCycle_);
 }
 
 void GridEngine::fail(const std::string& what) {

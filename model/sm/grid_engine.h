@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <spdlog/fwd.h>
+
 #include "model/common/config.h"
 #include "model/common/stats.h"
 #include "model/frontend/icache.h"
@@ -60,6 +62,8 @@ class GridEngine {
   // The run limits (limits.max_cycles, limits.max_instructions): the report when one is reached.
   std::string limitReached() const;
   std::string shortfall() const;  // why a block of image_ cannot fit on an empty SM
+  // Out of line: a block event is rare, and inlined it would weigh on tick()'s loop.
+  [[gnu::noinline]] void logBlock(size_t sm, uint64_t block, const char* what) const;
 
   const config::GpuConfig& cfg_;
   std::vector<GlobalMemoryPort*> ports_;
@@ -74,6 +78,7 @@ class GridEngine {
   uint64_t totalCycles_ = 0, kernels_ = 0;
   uint64_t gatedCycles_ = 0;  // SM-cycles not clocked because the SM had nothing to do
   std::vector<const uint64_t*> issued_;  // per SM: its issue.warp_instructions counter
+  std::vector<spdlog::logger*> smLogs_;  // per SM: "gpu.sm<i>" (blocks admitted and retired)
 };
 
 }  // namespace simtlm::sm
