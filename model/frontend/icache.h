@@ -69,7 +69,6 @@ class ICache {
 
   void invalidate();
 
-  int hitLatency() const { return cfg_.icache_hit_latency; }
   std::uint64_t lineOf(std::uint64_t a) const { return a & ~std::uint64_t(cfg_.icache_line - 1); }
   bool contains(std::uint64_t address) const { return find(lineOf(address)) >= 0; }
   unsigned mshrsInUse() const { return unsigned(mshrs_.size() - free_.size()); }

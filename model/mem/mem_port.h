@@ -94,7 +94,6 @@ class MemPort : public sc_core::sc_module {
   void drop_queued();
 
   std::size_t queued() const { return queue_.size(); }
-  std::size_t in_flight() const { return inflight_.size(); }
   bool idle() const { return queue_.empty() && inflight_.empty(); }
   const Stats& stats() const { return stats_; }
   const Config& config() const { return config_; }

@@ -105,7 +105,6 @@ class OperandStage {
     renamedTo_[static_cast<size_t>(slot) * 64 + r] = p;
   }
   void unrename(int slot, uint8_t r) { renamedMask_[slot] &= ~(uint64_t{1} << r); }
-  void unrenameAll(int slot) { renamedMask_[slot] = 0; }
 
   const regfile::OperandCollectors& collectors() const { return oc_; }
   const regfile::RegisterMap& registerMap() const { return map_; }
