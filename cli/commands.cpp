@@ -25,6 +25,7 @@
 #include "isa/input_file.h"
 #include "isa/disassembler.h"
 #include "cli/config_loader.h"
+#include "model/mechanisms/registry.h"
 
 namespace po = boost::program_options;
 
@@ -43,13 +44,14 @@ const char* kUsage =
     "                            run a scenario file (docs/scenarios.md) on the functional\n"
     "                            interpreter and evaluate its checks\n"
     "  run SCENARIO.yaml [--mechanism M] [--config FILE.ini] [--set key=value]... [--json OUT]\n"
-    "      [--limit-study] [--max-cycles N] [--max-instructions N]\n"
+    "      [--limit-study] [--max-cycles N] [--max-instructions N] [--contract]\n"
     "      [--energy TABLE.yaml] [--energy-voltage V] [--energy-clock MHz]\n"
     "      [--power-trace OUT.csv|OUT.ptrace [--window N]]\n"
     "                            run a scenario on the timing model (GPU, host driver,\n"
     "                            interconnect, DRAM over TLM-2.0): cycles, IPC, statistics,\n"
     "                            energy and power, checks (equals_interpreter compares with\n"
-    "                            the interpreter)\n"
+    "                            the interpreter; --contract: the mechanism contract instead)\n"
+    "  mechanisms [--names]      the mechanisms the timing model runs\n"
     "  compare SCENARIO.yaml [--mechanisms baseline,darsie] [--config FILE.ini]\n"
     "          [--set key=value]... [--json OUT] [--jobs N] [--chart OUT.svg]\n"
     "          [--max-cycles N] [--max-instructions N]\n"
@@ -199,7 +201,9 @@ int cmdRun(const std::vector<std::string>& args) {
       "config", po::value<std::string>(), "machine configuration instead of the scenario's")(
       "set", po::value<std::vector<std::string>>()->composing(), "override key=value after the scenario's")(
       "json", po::value<std::string>(), "write results as JSON")(
-      "limit-study", "also run the redundancy limit study in the reference run (limit.* statistics)");
+      "limit-study", "also run the redundancy limit study in the reference run (limit.* statistics)")(
+      "contract", "check the mechanism contract instead of the scenario's checks: every buffer equals the "
+                  "interpreter's, issued plus removed warp instructions equal its count");
   addLimitOptions(desc, true);
   addEnergyOptions(desc, true);
   addLogOption(desc);
@@ -215,6 +219,7 @@ int cmdRun(const std::vector<std::string>& args) {
   if (vm.count("config")) o.configFile = vm["config"].as<std::string>();
   if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
   for (const auto& kv : limitSets(vm)) o.sets.push_back(kv);
+  o.contract = vm.count("contract") > 0;
   scenario::applyOverrides(s, o);
   std::vector<InputFile> inputs = scenarioInputs(s);
   inputs.push_back({"energy table", energy.tableFile});
@@ -279,6 +284,20 @@ int cmdParams(const std::vector<std::string>& args) {
   return 0;
 }
 
+// The mechanisms the timing model runs (model/mechanisms/registry.cpp), one per line;
+// --names prints the names alone (scripts and tests iterate over them).
+int cmdMechanisms(const std::vector<std::string>& args) {
+  po::options_description desc("mechanisms");
+  desc.add_options()("names", "print the names only");
+  auto vm = parseCommand("mechanisms", "mechanisms [--names]", desc, {}, args);
+  for (const auto& m : mechanisms::registered()) {
+    std::cout << config::mechanismName(m.id);
+    if (!vm.count("names")) std::cout << ": " << m.summary;
+    std::cout << "\n";
+  }
+  return 0;
+}
+
 int cmdWorkloads(const std::vector<std::string>& args) {
   po::options_description desc("workloads");
   parseCommand("workloads", "workloads", desc, {}, args);
@@ -325,11 +344,12 @@ int run(int argc, char** argv) {
     if (cmd == "run") return cmdRun(rest);
     if (cmd == "bench") return cmdBench(rest);
     if (cmd == "workloads") return cmdWorkloads(rest);
+    if (cmd == "mechanisms") return cmdMechanisms(rest);
     if (cmd == "params") return cmdParams(rest);
     if (cmd == "compare") return cmdCompare(rest);
     if (cmd == "sweep") return cmdSweep(rest);
     if (cmd == "darsie-storage") return cmdDarsieStorage(rest);
-    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, bench, asm, disasm, workloads, params, darsie-storage; see simtlm --help)\n";
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, bench, asm, disasm, workloads, mechanisms, params, darsie-storage; see simtlm --help)\n";
     return 2;
   } catch (const HelpShown&) {
     return 0;

@@ -75,7 +75,9 @@ struct Launch {
 };
 
 struct Check {
-  enum class Kind { Verify, BufferEquals, BufferInterpreter, Stat, ExpectError } kind = Kind::Verify;
+  // Conservation (simtlm run --contract): issued plus the mechanism's removed warp
+  // instructions equal the interpreter's.
+  enum class Kind { Verify, BufferEquals, BufferInterpreter, Stat, ExpectError, Conservation } kind = Kind::Verify;
   Where where;
   std::string buffer;   // buffer checks
   Contents expected;    // BufferEquals

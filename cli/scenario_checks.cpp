@@ -18,13 +18,16 @@ std::string Check::describe() const {
   switch (kind) {
     case Kind::Verify: return "verify: workload";
     case Kind::BufferEquals: return "buffer " + buffer + " equals " + expected.describe();
-    case Kind::BufferInterpreter: return "buffer " + buffer + " equals the functional interpreter's";
+    case Kind::BufferInterpreter:
+      return buffer == "*" ? "every buffer equals the functional interpreter's"
+                           : "buffer " + buffer + " equals the functional interpreter's";
     case Kind::Stat: {
       std::string v = std::to_string(value);
       if (value == static_cast<double>(static_cast<int64_t>(value))) v = std::to_string(static_cast<int64_t>(value));
       return "stat " + stat + " " + op + " " + v;
     }
     case Kind::ExpectError: return "expect_error: \"" + text + "\"";
+    case Kind::Conservation: return "issued plus removed warp instructions equal the interpreter's";
   }
   return "?";
 }

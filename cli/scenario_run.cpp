@@ -11,6 +11,7 @@
 #include "cli/emulate.h"
 #include "cli/progress.h"
 #include "cli/run_limits.h"
+#include "model/mechanisms/registry.h"
 #include "isa/diagnostics.h"
 #include "isa/limit_study.h"
 #include "model/common/log.h"
@@ -182,6 +183,7 @@ class Evaluator {
         return {msg.empty(), false, msg};
       }
       case Check::Kind::BufferInterpreter: return interpreter(c);
+      case Check::Kind::Conservation: return conservation();
       case Check::Kind::Stat: {
         if (!r_.stats.contains(c.stat)) {
           if (c.stat.rfind("limit.", 0) == 0 && !r_.limitStudy)
@@ -210,6 +212,17 @@ class Evaluator {
   // `run` hands in the interpreter's memory. On `emulate` the run is the interpreter's own, so
   // this re-runs the scenario on fresh memory and compares: a determinism check.
   CheckOutcome interpreter(const Check& c) {
+    if (c.buffer == "*") {  // every buffer (simtlm run --contract)
+      size_t n = 0;
+      for (const auto& reg : mem_.regions()) {
+        Check one = c;
+        one.buffer = reg.name;
+        CheckOutcome o = interpreter(one);
+        if (!o.passed) return {false, false, "buffer " + reg.name + ": " + o.message};
+        n++;
+      }
+      return {true, false, std::to_string(n) + " buffers bit-identical to the functional interpreter's"};
+    }
     if (!has(c.buffer)) return {false, false, "no buffer named '" + c.buffer + "' after the run"};
     if (!given_ && !reference_) {
       reference_.emplace();
@@ -224,6 +237,32 @@ class Evaluator {
     want.words = ref.words(c.buffer);
     std::string msg = compare(mem_.words(c.buffer), want);
     return {msg.empty(), false, msg.empty() ? "bit-identical to the functional interpreter's" : msg};
+  }
+
+  // The timing model's issued warp instructions plus those the mechanism removed, against the
+  // interpreter's (the reference run's interp.* statistics).
+  CheckOutcome conservation() const {
+    if (r_.engine != Engine::Timing) return {true, true, "a timing-model check: checked by simtlm run"};
+    const auto num = [&](const std::string& k) {
+      return r_.stats.contains(k) ? r_.stats[k].get<uint64_t>() : uint64_t{0};
+    };
+    if (num("interp.warp.atomic_global") + num("interp.warp.atomic_shared") > 0)
+      return {true, true, "not checked: the kernels use atomics (their warp instructions may depend on timing)"};
+    const std::string removedStat =
+        mechanisms::infoOf(config::mechanismFromName(s_.mechanism)).removedStat;
+    uint64_t issued = 0, removed = 0;
+    for (auto it = r_.stats.begin(); it != r_.stats.end(); ++it) {
+      const std::string& k = it.key();
+      const auto dot = k.find('.');
+      if (k.rfind("sm", 0) != 0 || dot == std::string::npos || !it->is_number()) continue;
+      const std::string rest = k.substr(dot + 1);
+      if (rest == "issue.warp_instructions") issued += it->get<uint64_t>();
+      else if (!removedStat.empty() && rest == removedStat) removed += it->get<uint64_t>();
+    }
+    const uint64_t want = num("interp.warp_instructions");
+    std::ostringstream m;
+    m << "issued " << issued << " + removed " << removed << " = " << issued + removed << ", interpreter " << want;
+    return {issued + removed == want, false, m.str()};
   }
 
   const Scenario& s_;

@@ -58,6 +58,21 @@ void checkStatNames(const Scenario& s, const stats::Registry& registry) {
 }  // namespace
 
 void applyOverrides(Scenario& s, const Overrides& o) {
+  if (o.contract) {
+    std::vector<Check> checks;
+    for (const Check& c : s.checks)
+      if (c.kind == Check::Kind::ExpectError) checks.push_back(c);
+    if (checks.empty()) {
+      Check all;  // every buffer, the scenario's and its workloads'
+      all.kind = Check::Kind::BufferInterpreter;
+      all.buffer = "*";
+      checks.push_back(all);
+      Check c;
+      c.kind = Check::Kind::Conservation;
+      checks.push_back(c);
+    }
+    s.checks = std::move(checks);
+  }
   if (!o.mechanism.empty()) {
     auto known = knownMechanisms();
     if (std::find(known.begin(), known.end(), o.mechanism) == known.end())

@@ -9,22 +9,29 @@ namespace {
 using Mechanism = config::Mechanism;
 
 struct Entry {
-  Mechanism mechanism;
+  MechanismInfo info;
   sm::MechanismResources (*resources)(const config::GpuConfig&);
   std::unique_ptr<sm::SmMechanism> (*attach)(sm::SmContext&, stats::Registry&);
 };
 
 // One row per configuration name (config::mechanismName); baseline has none.
 const Entry kMechanisms[] = {
-    {Mechanism::Darsie, darsie::DarsieMechanism::resources,
+    {{Mechanism::Darsie, "DARSIE: followers skip thread-block-redundant instructions (DARSIE Sec. 4)",
+      "darsie.skipped"},
+     darsie::DarsieMechanism::resources,
      [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
        return std::make_unique<darsie::DarsieMechanism>(sm, r, false, false);
      }},
-    {Mechanism::DarsieIgnoreStore, darsie::DarsieMechanism::resources,
+    {{Mechanism::DarsieIgnoreStore, "DARSIE whose stores clear no load entry (DARSIE Fig. 8; idealized time)",
+      "darsie.skipped"},
+     darsie::DarsieMechanism::resources,
      [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
        return std::make_unique<darsie::DarsieMechanism>(sm, r, true, false);
      }},
-    {Mechanism::DarsieNoCfSync, darsie::DarsieMechanism::resources,
+    {{Mechanism::DarsieNoCfSync,
+      "DARSIE without branch barriers or freelist synchronization (DARSIE Fig. 12; idealized time)",
+      "darsie.skipped"},
+     darsie::DarsieMechanism::resources,
      [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
        return std::make_unique<darsie::DarsieMechanism>(sm, r, false, true);
      }},
@@ -32,11 +39,26 @@ const Entry kMechanisms[] = {
 
 const Entry* find(Mechanism m) {
   for (const Entry& e : kMechanisms)
-    if (e.mechanism == m) return &e;
+    if (e.info.id == m) return &e;
   return nullptr;
 }
 
 }  // namespace
+
+const std::vector<MechanismInfo>& registered() {
+  static const std::vector<MechanismInfo> all = [] {
+    std::vector<MechanismInfo> v{{Mechanism::Baseline, "the baseline SM: no mechanism attached", ""}};
+    for (const Entry& e : kMechanisms) v.push_back(e.info);
+    return v;
+  }();
+  return all;
+}
+
+const MechanismInfo& infoOf(Mechanism m) {
+  for (const MechanismInfo& i : registered())
+    if (i.id == m) return i;
+  return registered().front();
+}
 
 sm::MechanismResources resourcesFor(const config::GpuConfig& cfg) {
   const Entry* e = find(cfg.mechanism);

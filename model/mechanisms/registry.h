@@ -4,12 +4,25 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "model/common/config.h"
 #include "model/common/stats.h"
 #include "model/sm/sm_mechanism.h"
 
 namespace simtlm::mechanisms {
+
+// A configuration name the timing model runs, baseline included.
+struct MechanismInfo {
+  config::Mechanism id;
+  std::string summary;      // one line for `simtlm mechanisms`
+  // The per-SM statistic (after "smN.") counting warp instructions the mechanism removed
+  // without issuing them, or empty: issued plus removed equals the interpreter's count.
+  std::string removedStat;
+};
+const std::vector<MechanismInfo>& registered();
+const MechanismInfo& infoOf(config::Mechanism m);
 
 // Registers, banks and the like the configured mechanism needs in each SM (none for baseline).
 sm::MechanismResources resourcesFor(const config::GpuConfig& cfg);

@@ -8,6 +8,7 @@
 #include "isa/assembler.h"
 #include "isa/darsie_analysis.h"
 #include "model/common/stats.h"
+#include "model/mechanisms/registry.h"
 #include "model/sm/grid_runner.h"
 
 namespace simtlm::test {
@@ -27,9 +28,13 @@ const Sizes& sizesByName(const std::string& name) {
 
 std::vector<RunSpec> allRuns() {
   using config::Mechanism;
-  std::vector<RunSpec> runs = {{Mechanism::Baseline, &allSizes()[0]}};
-  for (Mechanism m : {Mechanism::Darsie, Mechanism::DarsieIgnoreStore, Mechanism::DarsieNoCfSync})
-    for (const auto& s : allSizes()) runs.push_back({m, &s});
+  // Every registered mechanism (model/mechanisms/registry.cpp); baseline at the default sizes.
+  std::vector<RunSpec> runs;
+  for (const auto& info : mechanisms::registered()) {
+    if (info.id == Mechanism::Baseline) runs.push_back({info.id, &allSizes()[0]});
+    else
+      for (const auto& s : allSizes()) runs.push_back({info.id, &s});
+  }
   return runs;
 }
 
@@ -124,7 +129,8 @@ Check runTimed(const GeneratedKernel& g, const isa::Kernel& k, const Golden& gol
     return out;
   }
   const uint64_t issued = out.issued = sumStat(reg, "issue.warp_instructions", cfg.gpu.num_sms);
-  const uint64_t skipped = out.skipped = sumStat(reg, "darsie.skipped", cfg.gpu.num_sms);
+  const std::string removed = mechanisms::infoOf(cfg.mechanism).removedStat;
+  const uint64_t skipped = out.skipped = removed.empty() ? 0 : sumStat(reg, removed, cfg.gpu.num_sms);
   if (issued + skipped != golden.counts.warpInstructions)
     out.failure = "issued " + std::to_string(issued) + " + skipped " + std::to_string(skipped) +
                   " warp instructions != the interpreter's " + std::to_string(golden.counts.warpInstructions);

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "isa/opcode.h"
+#include "model/mechanisms/registry.h"
 #include "tests/random/random_harness.h"
 #include "tests/random/rng.h"
 
@@ -44,9 +45,8 @@ INSTANTIATE_TEST_SUITE_P(Seeds, RandomKernel, ::testing::Range(0, kDefaultSeeds)
 class RandomKernelPlatform : public ::testing::TestWithParam<int> {};
 
 TEST_P(RandomKernelPlatform, MatchesInterpreterUnderEveryMechanism) {
-  using config::Mechanism;
-  for (Mechanism m : {Mechanism::Baseline, Mechanism::Darsie, Mechanism::DarsieIgnoreStore, Mechanism::DarsieNoCfSync}) {
-    const std::string failure = checkSeedOnPlatform(static_cast<uint64_t>(GetParam()), defaultOptions(), m);
+  for (const auto& info : mechanisms::registered()) {
+    const std::string failure = checkSeedOnPlatform(static_cast<uint64_t>(GetParam()), defaultOptions(), info.id);
     EXPECT_TRUE(failure.empty()) << failure;
   }
 }
