@@ -10,17 +10,17 @@ namespace simtlm::sm {
 OperandStage::OperandStage(const config::GpuConfig& cfg, const MechanismResources& mechanism)
     : map_(regfile::RegisterMap::fromConfig(cfg)),
       oc_(cfg.regfile),
+      poolBase_(map_.physRegs()),
+      poolPerBlock_(mechanism.regsPerBlock),
+      renamedMask_(static_cast<size_t>(cfg.sm.num_warps), 0),
+      renamedTo_(poolPerBlock_ > 0 ? static_cast<size_t>(cfg.sm.num_warps) * 64 : 0),
       entries_(static_cast<size_t>(cfg.regfile.collectors)),
       issued_(static_cast<size_t>(cfg.sm.num_warps), 0),
       dispatched_(static_cast<size_t>(cfg.sm.num_warps), 0),
       inCollector_(static_cast<size_t>(cfg.sm.num_warps), 0),
       memInCollector_(static_cast<size_t>(cfg.sm.num_warps), 0),
       pendingWrites_(static_cast<size_t>(cfg.sm.num_warps), 0),
-      poolBase_(map_.physRegs()),
-      poolPerBlock_(mechanism.regsPerBlock),
-      writes_(map_.physRegs() + static_cast<size_t>(cfg.sm.max_blocks) * static_cast<size_t>(poolPerBlock_)),
-      renamedMask_(static_cast<size_t>(cfg.sm.num_warps), 0),
-      renamedTo_(poolPerBlock_ > 0 ? static_cast<size_t>(cfg.sm.num_warps) * 64 : 0) {
+      writes_(map_.physRegs() + static_cast<size_t>(cfg.sm.max_blocks) * static_cast<size_t>(poolPerBlock_)) {
   if (poolPerBlock_ > 0)
     oc_.setRenamedFrom(regfile::PhysReg{poolBase_}, mechanism.regsConflictFree);
 }

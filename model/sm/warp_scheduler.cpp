@@ -14,7 +14,6 @@ class GtoScheduler : public WarpScheduler {
     }
   }
   int pick(const std::vector<bool>& ready) override { return pickFrom(ready); }
-  int pickReady(const std::vector<uint8_t>& ready) override { return pickFrom(ready); }
   Priority priority() const override { return {last_, byAge_.data(), static_cast<int>(byAge_.size())}; }
   void issued(int index) override { last_ = index; }
   void setAge(int index, uint64_t age) override {
@@ -47,7 +46,6 @@ class LrrScheduler : public WarpScheduler {
     for (int i = 0; i < 2 * n; ++i) twice_[static_cast<size_t>(i)] = i % n;
   }
   int pick(const std::vector<bool>& ready) override { return pickFrom(ready); }
-  int pickReady(const std::vector<uint8_t>& ready) override { return pickFrom(ready); }
   // The warps after the last one issued, wrapping round: a window of 0, 1, ..., n-1, 0, ..., n-1.
   Priority priority() const override { return {-1, twice_.data() + (last_ + 1) % n_, n_}; }
   void issued(int index) override { last_ = index; }

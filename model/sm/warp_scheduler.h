@@ -17,9 +17,6 @@ class WarpScheduler {
   // `ready[i]` tells whether warp `warps()[i]` can issue this cycle. Returns the index into
   // warps() of the chosen warp, or -1 when none is ready.
   virtual int pick(const std::vector<bool>& ready) = 0;
-  // The same with one byte per warp (non-zero: ready), cheaper to fill and to read than
-  // std::vector<bool>'s bits.
-  virtual int pickReady(const std::vector<uint8_t>& ready) = 0;
   // The order in which to look for a ready warp this cycle, for a caller that stops at the first
   // one it finds: `first` (unless -1), then order[0..n). Call issued() with the warp taken; the
   // result is the same as pick() over the same readiness.

@@ -55,22 +55,24 @@ TEST(WarpScheduler, LooseRoundRobin) {
   EXPECT_EQ(s->pick({false, false, false, false}), -1);
 }
 
-// pickReady (one byte per warp) decides as pick does.
-TEST(WarpScheduler, PickReadyMatchesPick) {
+// The SM walks priority() up to the first ready warp and reports it with issued(): the same
+// warp as pick() over the same readiness.
+TEST(WarpScheduler, PriorityWalkMatchesPick) {
   for (auto policy : {config::SchedPolicy::Gto, config::SchedPolicy::Lrr}) {
-    auto bits = sm::makeScheduler(policy, 4), bytes = sm::makeScheduler(policy, 4);
+    auto picker = sm::makeScheduler(policy, 4), walker = sm::makeScheduler(policy, 4);
     for (int i = 0; i < 4; ++i) {
-      bits->setAge(i, static_cast<uint64_t>((i * 7) % 4));
-      bytes->setAge(i, static_cast<uint64_t>((i * 7) % 4));
+      picker->setAge(i, static_cast<uint64_t>((i * 7) % 4));
+      walker->setAge(i, static_cast<uint64_t>((i * 7) % 4));
     }
     for (unsigned m : {15u, 15u, 13u, 15u, 6u, 0u, 9u, 9u, 2u}) {
-      std::vector<bool> b(4);
-      std::vector<uint8_t> y(4);
-      for (int i = 0; i < 4; ++i) {
-        y[i] = static_cast<uint8_t>((m >> i) & 1u);
-        b[i] = y[i] != 0;
-      }
-      EXPECT_EQ(bytes->pickReady(y), bits->pick(b)) << "ready mask " << m;
+      std::vector<bool> ready(4);
+      for (int i = 0; i < 4; ++i) ready[i] = (m >> i) & 1u;
+      const sm::WarpScheduler::Priority p = walker->priority();
+      int walked = p.first >= 0 && ready[p.first] ? p.first : -1;
+      for (int k = 0; k < p.n && walked < 0; ++k)
+        if (ready[p.order[k]]) walked = p.order[k];
+      if (walked >= 0) walker->issued(walked);
+      EXPECT_EQ(walked, picker->pick(ready)) << "ready mask " << m;
     }
   }
 }
