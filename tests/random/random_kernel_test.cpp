@@ -307,7 +307,10 @@ int main(int argc, char** argv) {
     std::cerr << "random_kernel_tests: error: " << e.what() << "\n";
     return 2;
   }
+  // argv ends with a null pointer, as GoogleTest expects when it removes its own flags (it
+  // moves argv[argc] down too: without it, AddressSanitizer reports a heap-buffer-overflow).
   int n = static_cast<int>(rest.size());
+  rest.push_back(nullptr);
   testing::InitGoogleTest(&n, rest.data());
   return RUN_ALL_TESTS();
 }
