@@ -89,7 +89,8 @@ TEST(Gpu, GlobalAtomicsAreAtomicAcrossSms) {
   l.block = {96, 1, 1};
   l.params = {c};
   stats::Registry reg;
-  Platform top("top", twoSms(), reg, gpu::HostJob{&k, l, &mem});
+  const config::GpuConfig cfg = twoSms();  // the GPU keeps a reference: it must outlive `top`
+  Platform top("top", cfg, reg, gpu::HostJob{&k, l, &mem});
   sc_start();
   ASSERT_EQ(top.host.result().errorCode, 0u) << top.gpu.lastError();
   EXPECT_EQ(mem.words("counter")[0], 16u * 96u);
@@ -106,7 +107,8 @@ TEST(Gpu, OutOfRangeAccessIsAKernelError) {
   isa::GlobalMemory mem;
   isa::LaunchConfig l;
   stats::Registry reg;
-  Platform top("top", twoSms(), reg, gpu::HostJob{&k, l, &mem});
+  const config::GpuConfig cfg = twoSms();
+  Platform top("top", cfg, reg, gpu::HostJob{&k, l, &mem});
   sc_start();
   ASSERT_TRUE(top.host.result().done);
   EXPECT_EQ(top.host.result().errorCode, static_cast<uint32_t>(model::ErrorCode::KernelFault));

@@ -181,12 +181,13 @@ checks:
 }
 
 TEST(ScenarioFormat, AnUnexpectedStopFailsTheRun) {
-  ScenarioResult r = runScenario(load(R"(
+  const Scenario s = load(R"(
 launches:
   - {kernel: kernels/barrier_deadlock.s, grid: 3, block: 96}
 checks:
   - {stat: interp.blocks, op: '>=', value: 0}
-)"));
+)");  // (a result points at its scenario: it must outlive the result)
+  ScenarioResult r = runScenario(s);
   EXPECT_FALSE(r.passed);
   EXPECT_NE(r.error.find("deadlock"), std::string::npos);
   EXPECT_EQ(r.checks[0].message, "not evaluated: the run stopped");

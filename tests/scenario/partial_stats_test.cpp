@@ -66,7 +66,8 @@ TEST(PartialStats, TheTimingModelKeepsTheStoppedLaunchsCounts) {
 }
 
 TEST(PartialStats, ACompleteRunIsNotPartial) {
-  const ScenarioResult r = runScenario(load(std::string(kStops).substr(0, std::string(kStops).find("  - {kernel: kernels/barrier"))), false);
+  const Scenario s = load(std::string(kStops).substr(0, std::string(kStops).find("  - {kernel: kernels/barrier")));
+  const ScenarioResult r = runScenario(s, false);  // (it points at s)
   ASSERT_EQ(r.error, "");
   const nlohmann::json j = toJson(r);
   EXPECT_EQ(j["partial"], false);
