@@ -14,27 +14,27 @@ struct Entry {
   std::unique_ptr<sm::SmMechanism> (*attach)(sm::SmContext&, stats::Registry&);
 };
 
+// The DARSIE variants are flags of one mechanism.
+template <bool IgnoreStores, bool NoCfSync>
+std::unique_ptr<sm::SmMechanism> attachDarsie(sm::SmContext& sm, stats::Registry& r) {
+  return std::make_unique<darsie::DarsieMechanism>(sm, r, IgnoreStores, NoCfSync);
+}
+
 // One row per configuration name (config::mechanismName); baseline has none.
 const Entry kMechanisms[] = {
     {{Mechanism::Darsie, "DARSIE: followers skip thread-block-redundant instructions (DARSIE Sec. 4)",
       "darsie.skipped"},
      darsie::DarsieMechanism::resources,
-     [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
-       return std::make_unique<darsie::DarsieMechanism>(sm, r, false, false);
-     }},
+     attachDarsie<false, false>},
     {{Mechanism::DarsieIgnoreStore, "DARSIE whose stores clear no load entry (DARSIE Fig. 8; idealized time)",
       "darsie.skipped"},
      darsie::DarsieMechanism::resources,
-     [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
-       return std::make_unique<darsie::DarsieMechanism>(sm, r, true, false);
-     }},
+     attachDarsie<true, false>},
     {{Mechanism::DarsieNoCfSync,
       "DARSIE without branch barriers or freelist synchronization (DARSIE Fig. 12; idealized time)",
       "darsie.skipped"},
      darsie::DarsieMechanism::resources,
-     [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
-       return std::make_unique<darsie::DarsieMechanism>(sm, r, false, true);
-     }},
+     attachDarsie<false, true>},
 };
 
 const Entry* find(Mechanism m) {
