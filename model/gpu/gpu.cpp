@@ -17,6 +17,19 @@ namespace {
 
 double nanoseconds() { return sc_time_stamp().to_seconds() * 1e9; }
 
+std::vector<std::unique_ptr<sm::SmModule>> makeSms(int n) {
+  std::vector<std::unique_ptr<sm::SmModule>> sms;
+  for (int i = 0; i < n; ++i)
+    sms.push_back(std::make_unique<sm::SmModule>(("sm" + std::to_string(i)).c_str()));
+  return sms;
+}
+
+std::vector<mem::Downstream*> memories(const std::vector<std::unique_ptr<sm::SmModule>>& sms) {
+  std::vector<mem::Downstream*> m;
+  for (const auto& sm : sms) m.push_back(&sm->memory());
+  return m;
+}
+
 }  // namespace
 
 Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& stats)
@@ -26,7 +39,8 @@ Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& sta
                                             : mem::MemPort::Mode::ApproximatelyTimed,
                                         0}),
       cfg_(cfg), stats_(stats), period_(1.0e6 / cfg.gpu.core_clock_mhz, SC_PS), downstream_(port),
-      gate_(downstream_), log_(log::get("gpu")) {
+      sm_bus_("sm_bus", downstream_, port), sms_(makeSms(cfg.gpu.num_sms)), gate_(memories(sms_)),
+      log_(log::get("gpu")) {
   regs.irq(irq);
   regs.onLaunch = [this](const model::LaunchRegs& r) { launch(r); };
   regs.onReset = [this] { softReset(); };
@@ -38,16 +52,26 @@ Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& sta
 
 Gpu::~Gpu() = default;
 
+void Gpu::before_end_of_elaboration() {
+  for (auto& sm : sms_) {
+    if (!sm->bound())
+      sm->to_memory.bind(sm_bus_.from_sms);  // AT, answered within the call: no delta cycle
+    else if (cfg_.tlm.mode == config::TlmMode::Lt)
+      sm->setMode(mem::MemPort::Mode::LooselyTimed);
+  }
+}
+
 void Gpu::build() {
   std::vector<sm::GlobalMemoryPort*> ports;
+  std::vector<mem::Downstream*> code;
   for (int i = 0; i < cfg_.gpu.num_sms; ++i) {
     adapters_.push_back(std::make_unique<GlobalMemoryAdapter>(  // coalescer and L1 of SM i
-        gate_, cfg_, 64, stats_, "sm" + std::to_string(i)));
+        gate_.route(i), cfg_, 64, stats_, "sm" + std::to_string(i)));
     ports.push_back(adapters_.back().get());
+    // Instruction fetch: one I-cache per SM (built by the engine), filled through the same
+    // memory socket as the SM's global path.
+    code.push_back(&gate_.route(i));
   }
-  // Instruction fetch: one I-cache per SM (built by the engine), filled through the same
-  // memory initiator as the global path.
-  const std::vector<mem::Downstream*> code(ports.size(), &gate_);
   engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_);
   engine_->watchMemory(&gate_);
 }
@@ -55,6 +79,8 @@ void Gpu::build() {
 void Gpu::release() {
   port.drop_queued();
   gate_.dropAnswers();
+  sm_bus_.release();  // after dropAnswers: the SMs' units never see these answers
+  for (auto& sm : sms_) sm->port.drop_queued();
   stats_.beginRebuild();
   engine_.reset();  // the SMs use the adapters: they go first
   adapters_.clear();

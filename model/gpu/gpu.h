@@ -2,8 +2,14 @@
 //   control    TLM-2.0 target socket: the control registers (docs/control-registers.md)
 //   irq        sc_out<bool>: kernel completed (when enabled in IRQ_ENABLE)
 //   to_memory  TLM-2.0 initiator socket (base protocol, AT or LT): kernel code and parameters
-//              at launch, then the I-caches' line fills (instruction fetch at ENTRY + PC) and
-//              global loads, stores and atomics while it runs
+//              at launch, then, through the GPU's SM-side interconnect (gpu.sm_bus), the SMs'
+//              traffic: I-cache line fills (instruction fetch at ENTRY + PC) and global loads,
+//              stores and atomics (L1 misses, write-through stores, atomics)
+//   sm<N>      one sc_module per SM (model/sm/sm_module.h), each with its own initiator socket
+//              sm<N>.to_memory for that SM's traffic. Left unbound at the end of elaboration, it
+//              is bound to gpu.sm_bus, so the traffic leaves through `to_memory` above in the
+//              same order and at the same time as if the SMs shared the GPU's port; bound by the
+//              platform to a model of its own (an L2, a network), that SM's traffic goes there.
 // On LAUNCH the GPU reads the kernel's instruction words and parameter words from memory
 // (debug transport, as a launch-time driver/JIT step would; timed reads through `to_memory`
 // where debug transport moves no bytes), then runs the grid on its SMs,
@@ -29,8 +35,10 @@
 #include "model/gpu/control_regs.h"
 #include "model/gpu/global_memory_adapter.h"
 #include "model/gpu/memory_gate.h"
+#include "model/gpu/sm_bus.h"
 #include "model/mem/mem_port.h"
 #include "model/sm/grid_engine.h"
+#include "model/sm/sm_module.h"
 
 namespace simtlm::gpu {
 
@@ -44,6 +52,11 @@ class Gpu : public sc_core::sc_module {
   Gpu(sc_core::sc_module_name name, const config::GpuConfig& cfg, stats::Registry& stats);
   ~Gpu() override;
 
+  // SM i (gpu.sm<i>), 0 <= i < gpu.num_sms: bind sm(i).to_memory during elaboration to put a
+  // model of your own behind that SM.
+  sm::SmModule& sm(int i) { return *sms_.at(static_cast<size_t>(i)); }
+  int numSms() const { return static_cast<int>(sms_.size()); }
+
   // The last kernel's error (empty on success) and cycle count.
   const std::string& lastError() const { return lastError_; }
   uint64_t lastCycles() const { return lastCycles_; }
@@ -53,6 +66,7 @@ class Gpu : public sc_core::sc_module {
   void checkBuffers(std::vector<std::pair<uint32_t, uint32_t>> buffers);
 
  private:
+  void before_end_of_elaboration() override;  // binds the SM sockets left unbound to sm_bus_
   void build();    // the SM-side units in their power-on state
   void release();  // drops the last kernel's memory traffic and rebuilds the SM-side units
   void softReset();
@@ -65,7 +79,9 @@ class Gpu : public sc_core::sc_module {
   stats::Registry& stats_;
   sc_core::sc_time period_;
   mem::MemPortDownstream downstream_;
-  MemoryGate gate_;  // the SM-side units reach downstream_ through it
+  SmBus sm_bus_;  // the SM sockets' default target: forwards to downstream_
+  std::vector<std::unique_ptr<sm::SmModule>> sms_;
+  MemoryGate gate_;  // the SM-side units of SM i reach sms_[i] through gate_.route(i)
   std::vector<std::unique_ptr<GlobalMemoryAdapter>> adapters_;
   std::unique_ptr<sm::GridEngine> engine_;
   std::vector<unsigned char> code_;  // the launch's code and parameters as read from memory

@@ -17,7 +17,12 @@ MemPort::MemPort(sc_module_name name, const Config& config)
       peq_("peq", this, &MemPort::peq_callback) {
   to_memory.register_nb_transport_bw(this, &MemPort::nb_transport_bw);
   to_memory.register_invalidate_direct_mem_ptr(this, &MemPort::invalidate_direct_mem_ptr);
-  if (config_.mode == Mode::ApproximatelyTimed) {
+  if (config_.immediate) {  // the mode is final when the simulation starts: both processes
+    SC_METHOD(send_method);
+    sensitive << kick_;
+    dont_initialize();
+    SC_THREAD(lt_thread);
+  } else if (config_.mode == Mode::ApproximatelyTimed) {
     SC_METHOD(send_method);
     sensitive << kick_;
     dont_initialize();
@@ -64,8 +69,17 @@ std::uint64_t MemPort::enqueue(tlm::tlm_generic_payload* gp, std::uint64_t addre
                                Callback done) {
   const std::uint64_t id = next_id_++;
   queue_.emplace_back(gp, Txn{id, address, std::move(done), sc_time_stamp()});
-  kick_.notify(SC_ZERO_TIME);
+  if (immediate_at())
+    send_now();
+  else
+    kick_.notify(SC_ZERO_TIME);
   return id;
+}
+
+void MemPort::set_mode(Mode mode) {
+  if (!config_.immediate || sc_is_running())
+    SC_REPORT_ERROR(name(), "set_mode: only an immediate port's mode, and only before the simulation starts");
+  config_.mode = mode;
 }
 
 void MemPort::drop_queued() {
@@ -74,8 +88,30 @@ void MemPort::drop_queued() {
 }
 
 void MemPort::send_method() {
+  if (config_.mode != Mode::ApproximatelyTimed) return;  // an immediate port set to LT
   if (request_open_ || queue_.empty()) return;
   if (config_.max_outstanding && inflight_.size() >= config_.max_outstanding) return;
+  send_one();
+}
+
+void MemPort::send_now() {
+  if (sending_) return;
+  sending_ = true;
+  while (!request_open_ && !queue_.empty() &&
+         !(config_.max_outstanding && inflight_.size() >= config_.max_outstanding))
+    send_one();
+  sending_ = false;
+}
+
+// A phase the target handed back: at once when it carries no delay on an immediate port.
+void MemPort::on_phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase, const sc_time& delay) {
+  if (immediate_at() && delay == SC_ZERO_TIME)
+    peq_callback(gp, phase);
+  else
+    peq_.notify(gp, phase, delay);
+}
+
+void MemPort::send_one() {
   tlm::tlm_generic_payload* gp = queue_.front().first;
   Txn& txn = inflight_.emplace(gp, std::move(queue_.front().second)).first->second;
   queue_.pop_front();
@@ -90,14 +126,14 @@ void MemPort::send_method() {
     case tlm::TLM_UPDATED:
       if (phase != tlm::END_REQ && phase != tlm::BEGIN_RESP)
         SC_REPORT_FATAL(name(), "target returned TLM_UPDATED with an illegal phase on BEGIN_REQ");
-      peq_.notify(*gp, phase, delay);
+      on_phase(*gp, phase, delay);
       break;
     case tlm::TLM_COMPLETED:
       // The transaction is complete (its response at now + delay), so its request phase ended
       // now: the base protocol allows the next BEGIN_REQ at once.
       txn.completed_by_target = true;
       end_request(*gp);
-      peq_.notify(*gp, tlm::BEGIN_RESP, delay);
+      on_phase(*gp, tlm::BEGIN_RESP, delay);
       break;
   }
 }
@@ -109,6 +145,15 @@ tlm::tlm_sync_enum MemPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::t
   if (phase != tlm::END_REQ && phase != tlm::BEGIN_RESP)
     SC_REPORT_FATAL(name(), ("illegal phase on the backward path: " +
                              std::string(phase.get_name())).c_str());
+  if (immediate_at() && delay == SC_ZERO_TIME) {
+    if (phase == tlm::END_REQ) {
+      end_request(gp);
+      return tlm::TLM_ACCEPTED;
+    }
+    inflight_.at(&gp).completed_by_target = true;  // TLM_COMPLETED below ends it: no END_RESP
+    peq_callback(gp, phase);
+    return tlm::TLM_COMPLETED;
+  }
   peq_.notify(gp, phase, delay);
   return tlm::TLM_ACCEPTED;
 }
@@ -127,7 +172,11 @@ void MemPort::peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& p
 void MemPort::end_request(tlm::tlm_generic_payload& gp) {
   if (request_open_ != &gp) return;
   request_open_ = nullptr;
-  if (!queue_.empty()) kick_.notify(SC_ZERO_TIME);
+  if (queue_.empty()) return;
+  if (immediate_at())
+    send_now();
+  else
+    kick_.notify(SC_ZERO_TIME);
 }
 
 void MemPort::finish(tlm::tlm_generic_payload& gp) {
@@ -158,10 +207,15 @@ void MemPort::finish(tlm::tlm_generic_payload& gp) {
                                                       sc_time(1, SC_PS).value());
   if (txn.done) txn.done(r);
   gp.release();
-  if (config_.max_outstanding && !queue_.empty()) kick_.notify(SC_ZERO_TIME);
+  if (!config_.max_outstanding || queue_.empty()) return;
+  if (immediate_at())
+    send_now();
+  else
+    kick_.notify(SC_ZERO_TIME);
 }
 
 void MemPort::lt_thread() {
+  if (config_.mode != Mode::LooselyTimed) return;  // an immediate port set to AT
   for (;;) {
     while (queue_.empty()) wait(kick_);
     tlm::tlm_generic_payload* gp = queue_.front().first;

@@ -48,6 +48,13 @@ class MemPort : public sc_core::sc_module {
   struct Config {
     Mode mode = Mode::ApproximatelyTimed;
     unsigned max_outstanding = 0;  // transactions in flight at once; 0 = unlimited
+    // Immediate (an SM's port, model/sm/sm_module.h): in AT mode a request is sent from within
+    // submit() when the request channel is free, and a phase the target hands back with no
+    // delay (TLM_UPDATED, TLM_COMPLETED, or on the backward path) is acted on at once, the
+    // response callback included (the port answers BEGIN_RESP with TLM_COMPLETED). A target
+    // that answers at once thus adds no delta cycle. The mode may then be changed by set_mode()
+    // until the simulation starts.
+    bool immediate = false;
   };
   struct Stats {
     std::uint64_t transactions = 0, reads = 0, writes = 0, errors = 0;
@@ -97,6 +104,9 @@ class MemPort : public sc_core::sc_module {
   bool idle() const { return queue_.empty() && inflight_.empty(); }
   const Stats& stats() const { return stats_; }
   const Config& config() const { return config_; }
+  // An immediate port only, before the simulation starts (the owner learns at the end of
+  // elaboration what its socket is bound to).
+  void set_mode(Mode mode);
 
  private:
   struct Txn {
@@ -113,6 +123,10 @@ class MemPort : public sc_core::sc_module {
   void peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);
   std::uint64_t enqueue(tlm::tlm_generic_payload* gp, std::uint64_t address, Callback done);
   void send_method();  // AT: sends the head of the queue when the request channel is free
+  void send_now();     // immediate AT: sends from the queue while the request channel is free
+  void send_one();
+  void on_phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase, const sc_core::sc_time& delay);
+  bool immediate_at() const { return config_.immediate && config_.mode == Mode::ApproximatelyTimed; }
   void lt_thread();    // LT: b_transport, one at a time
   void end_request(tlm::tlm_generic_payload& gp);
   void finish(tlm::tlm_generic_payload& gp);
@@ -125,6 +139,7 @@ class MemPort : public sc_core::sc_module {
   std::deque<std::pair<tlm::tlm_generic_payload*, Txn>> queue_;  // submitted, not yet sent
   std::unordered_map<tlm::tlm_generic_payload*, Txn> inflight_;
   tlm::tlm_generic_payload* request_open_ = nullptr;  // in its request phase
+  bool sending_ = false;  // send_now() is on the stack: a nested call leaves the queue to it
   std::uint64_t next_id_ = 1;
   Stats stats_;
 };

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
+
+#include <tlm_utils/simple_target_socket.h>
 
 using namespace sc_core;
 using simtlm::mem::MemPort;
@@ -90,9 +93,10 @@ TEST_P(MemPortBehavior, CompletesEveryRequestWithRightDataAndNoProtocolViolation
   EXPECT_EQ(target.end_resps, end_resp_expected ? 48u : 0u);
 }
 
-TEST_P(MemPortBehavior, HonoursAnnotatedDelaysExactly) {
-  MemPort port("port");
-  simtlm::test::ScriptedTarget target("target", GetParam());
+// Four reads against the target of GetParam(): their completion times must be exactly these.
+void expectAnnotatedDelaysHonoured(Behavior behavior, const MemPort::Config& config) {
+  MemPort port("port", config);
+  simtlm::test::ScriptedTarget target("target", behavior);
   port.to_memory.bind(target.socket);
   std::vector<sc_time> at;
   for (unsigned i = 0; i < 4; ++i)
@@ -101,7 +105,7 @@ TEST_P(MemPortBehavior, HonoursAnnotatedDelaysExactly) {
   ASSERT_EQ(at.size(), 4u);
   const sc_time ns(1, SC_NS);
   std::vector<sc_time> expect;
-  switch (GetParam()) {
+  switch (behavior) {
     case Behavior::FourPhase:  // requests every accept (2 ns), each 10 ns
       expect = {10 * ns, 12 * ns, 14 * ns, 16 * ns};
       break;
@@ -118,6 +122,32 @@ TEST_P(MemPortBehavior, HonoursAnnotatedDelaysExactly) {
       expect = {10 * ns, 20 * ns, 30 * ns, 40 * ns};
   }
   EXPECT_EQ(at, expect);
+}
+
+TEST_P(MemPortBehavior, HonoursAnnotatedDelaysExactly) {
+  expectAnnotatedDelaysHonoured(GetParam(), MemPort::Config{});
+}
+
+// An immediate port (an SM's, model/sm/sm_module.h) against the same behaviours: every request
+// completes with its data and no protocol violation, at the same times as through an ordinary
+// port (the targets annotate delays, which the port waits for as an ordinary one does).
+TEST_P(MemPortBehavior, AnImmediatePortCompletesEveryRequest) {
+  MemPort port("port", MemPort::Config{MemPort::Mode::ApproximatelyTimed, 0, true});
+  simtlm::test::ScriptedTarget target("target", GetParam());
+  port.to_memory.bind(target.socket);
+  Exercise ex(24);
+  ex.submit(port);
+  sc_start();
+  ex.check_all_ok();
+  EXPECT_TRUE(port.idle());
+  EXPECT_EQ(target.begin_reqs, 48u);
+  EXPECT_EQ(target.responses, 48u);
+  EXPECT_EQ(target.outstanding, 0u);
+  EXPECT_EQ(port.stats().transactions, 48u);
+}
+
+TEST_P(MemPortBehavior, AnImmediatePortHonoursAnnotatedDelaysExactly) {
+  expectAnnotatedDelaysHonoured(GetParam(), MemPort::Config{MemPort::Mode::ApproximatelyTimed, 0, true});
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTargetBehaviours, MemPortBehavior,
@@ -233,6 +263,42 @@ TEST(MemPort, LooselyTimedAgainstBTransportOnlyTarget) {
   EXPECT_EQ(ex.done.front().at, sc_time(5, SC_NS));
   EXPECT_EQ(sc_time_stamp(), sc_time(105, SC_NS));  // 21 blocking calls of 5 ns each
   EXPECT_EQ(port.stats().errors, 1u);
+}
+
+// A target that answers at once with no delay: an immediate port sends the request and hands
+// the answer back within submit() (no delta cycle), where an ordinary one sends it a delta later.
+struct ZeroDelayTarget : sc_module {
+  tlm_utils::simple_target_socket<ZeroDelayTarget> socket{"socket"};
+  unsigned calls = 0;
+  explicit ZeroDelayTarget(sc_module_name n) : sc_module(n) {
+    socket.register_nb_transport_fw(this, &ZeroDelayTarget::nb_transport_fw);
+  }
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&, sc_time&) {
+    ++calls;
+    std::memset(gp.get_data_ptr(), 0x5A, gp.get_data_length());
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+};
+
+TEST(MemPort, AnImmediatePortAnswersWithinTheCallWhenTheTargetDoes) {
+  MemPort immediate("immediate", MemPort::Config{MemPort::Mode::ApproximatelyTimed, 0, true});
+  MemPort ordinary("ordinary");
+  ZeroDelayTarget a("a"), b("b");
+  immediate.to_memory.bind(a.socket);
+  ordinary.to_memory.bind(b.socket);
+  sc_start(SC_ZERO_TIME);
+  std::vector<unsigned char> got;
+  immediate.read(0x40, 4, [&](const MemResult& r) { got.assign(r.data, r.data + r.size); });
+  EXPECT_EQ(a.calls, 1u);
+  EXPECT_EQ(got, (std::vector<unsigned char>{0x5A, 0x5A, 0x5A, 0x5A}));
+  bool answered = false;
+  ordinary.read(0x40, 4, [&](const MemResult&) { answered = true; });
+  EXPECT_EQ(b.calls, 0u);
+  EXPECT_FALSE(answered);
+  sc_start();
+  EXPECT_TRUE(answered);
+  EXPECT_TRUE(immediate.idle());
 }
 
 TEST(MemoryManager, ReusesPayloadsAndOwnsBuffers) {
