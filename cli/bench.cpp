@@ -31,7 +31,8 @@ constexpr double kGpgpuSimWarpPerSecond = 19000;
 constexpr double kGpgpuSimFunctionalThreadPerSecond = 13.5e6;
 
 struct Point {
-  std::string name;
+  std::string name, mechanism;
+  int sms = 0;
   double seconds = 0, warp = 0, thread = 0, cycles = 0;
 };
 
@@ -71,13 +72,17 @@ Point interpreterPoint(int size, int repeat) {
   return p;
 }
 
-Point timingPoint(const std::string& scenario, int sms, const std::string& dir) {
-  const std::string json = dir + "/bench_sms" + std::to_string(sms) + ".json";
-  ChildResult c = runSelf({"run", scenario, "--set", "gpu.num_sms=" + std::to_string(sms), "--json", json});
-  if (c.exitCode != 0) throw std::runtime_error("bench: the timing run on " + std::to_string(sms) + " SMs failed:\n" + c.output);
+Point timingPoint(const std::string& scenario, int sms, const std::string& mechanism, const std::string& dir) {
+  const std::string json = dir + "/bench_sms" + std::to_string(sms) + "_" + mechanism + ".json";
+  ChildResult c = runSelf({"run", scenario, "--set", "gpu.num_sms=" + std::to_string(sms), "--mechanism", mechanism,
+                           "--json", json});
+  if (c.exitCode != 0)
+    throw std::runtime_error("bench: the " + mechanism + " timing run on " + std::to_string(sms) + " SMs failed:\n" + c.output);
   std::ifstream in(json);
   nlohmann::json j = nlohmann::json::parse(in);
-  Point p{std::to_string(sms) + " SM" + (sms > 1 ? "s" : "")};
+  Point p{std::to_string(sms) + " SM" + (sms > 1 ? "s" : "") + (mechanism == "baseline" ? "" : ", " + mechanism)};
+  p.mechanism = mechanism;
+  p.sms = sms;
   p.seconds = j["host"]["seconds"].get<double>();
   p.cycles = j["stats"]["gpu.cycles"].get<double>();
   p.warp = j["stats"]["interp.warp_instructions"].get<double>();
@@ -92,6 +97,8 @@ int cmdBench(const std::vector<std::string>& args) {
   desc.add_options()("sms", po::value<std::string>()->default_value("1,28"), "SM counts of the timing runs")(
       "size", po::value<int>()->default_value(256), "matrix size (a multiple of 32, 32..1024)")(
       "repeat", po::value<int>()->default_value(3), "interpreter repetitions (1..100)")(
+      "mechanisms", po::value<std::string>()->default_value("baseline"),
+      "mechanisms of the timing runs, comma-separated (simtlm mechanisms --names)")(
       "json", po::value<std::string>(), "write the figures as JSON");
   po::variables_map vm = parseCommand("bench", "bench [options]", desc, {}, args);
   if (vm.count("json")) checkOutputs({{"json", vm["json"].as<std::string>()}}, {});
@@ -99,6 +106,16 @@ int cmdBench(const std::vector<std::string>& args) {
   if (size < 32 || size > 1024 || size % 32) throw std::invalid_argument("--size: a multiple of 32 in [32, 1024]");
   if (repeat < 1 || repeat > 100) throw std::invalid_argument("--repeat: an integer in [1, 100]");
   const std::vector<int> sms = parseList(vm["sms"].as<std::string>());
+  std::vector<std::string> mechanisms;
+  {
+    std::stringstream ss(vm["mechanisms"].as<std::string>());
+    // (A name the timing run does not know fails it, with its message.)
+    for (std::string m; std::getline(ss, m, ',');) {
+      if (m.empty()) throw std::invalid_argument("--mechanisms: an empty name in '" + vm["mechanisms"].as<std::string>() + "'");
+      mechanisms.push_back(m);
+    }
+    if (mechanisms.empty()) throw std::invalid_argument("--mechanisms: expected a list such as baseline,darsie");
+  }
 
   // The timing runs use the shipped scenario with the requested size.
   const std::string dir = std::filesystem::temp_directory_path().string() + "/simtlm-bench-" + std::to_string(getpid());
@@ -120,7 +137,8 @@ int cmdBench(const std::vector<std::string>& args) {
   std::cout << "simtlm bench: tiled matmul " << size << "^3, 32x32 blocks (configs/pascal.ini)\n";
   Point interp = interpreterPoint(size, repeat);
   std::vector<Point> points;
-  for (int n : sms) points.push_back(timingPoint(scenarioFile, n, dir));
+  for (int n : sms)
+    for (const std::string& m : mechanisms) points.push_back(timingPoint(scenarioFile, n, m, dir));
   std::filesystem::remove_all(dir);
 
   const double interpThread = interp.thread / interp.seconds;
@@ -139,6 +157,15 @@ int cmdBench(const std::vector<std::string>& args) {
   for (const auto& p : points)
     std::printf("  timing model, %s: %.0fx GPGPU-Sim's timing speed\n", p.name.c_str(),
                 p.warp / p.seconds / kGpgpuSimWarpPerSecond);
+  // A mechanism's host time against the baseline's on the same SM count, when both ran.
+  auto baselineOf = [&](const Point& p) -> const Point* {
+    for (const auto& b : points)
+      if (b.sms == p.sms && b.mechanism == "baseline") return &b;
+    return nullptr;
+  };
+  for (const auto& p : points)
+    if (const Point* b = baselineOf(p); b && p.mechanism != "baseline")
+      std::printf("  %s: %.2fx the baseline's host time\n", p.name.c_str(), p.seconds / b->seconds);
   if (vm.count("json")) {
     nlohmann::json j;
     j["command"] = "bench";
@@ -148,7 +175,8 @@ int cmdBench(const std::vector<std::string>& args) {
                             {"warp_instructions", p.warp}, {"thread_instructions", p.thread},
                             {"warp_instructions_per_second", p.warp / p.seconds},
                             {"thread_instructions_per_second", p.thread / p.seconds},
-                            {"cycles_per_second", p.cycles / p.seconds}};
+                            {"cycles_per_second", p.cycles / p.seconds}, {"mechanism", p.mechanism},
+                            {"sms", p.sms}};
     };
     j["interpreter"] = pj(interp);
     for (const auto& p : points) j["timing"].push_back(pj(p));

@@ -38,7 +38,12 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
   memo_.assign(static_cast<size_t>(cfg.issue.schedulers), SchedulerMemo{});
   partVersion_.assign(static_cast<size_t>(cfg.issue.schedulers), 0);
   stallCache_.assign(warps_.size(), Stall::NotLive);
-  dirty_.assign(warps_.size(), 1);
+  candidateWords_ = (perScheduler + 63) / 64;
+  candidates_.assign(static_cast<size_t>(cfg.issue.schedulers * candidateWords_), 0);
+  byPosition_.assign(static_cast<size_t>(candidateWords_), 0);
+  oldestLive_.assign(static_cast<size_t>(cfg.issue.schedulers), -1);
+  fetchCandidates_.assign((warps_.size() + 63) / 64, 0);
+  wakeAll();
   for (auto& w : warps_) w.ibuf = IBuffer(cfg.frontend.ibuffer_entries);
   unitFreeAt_[static_cast<int>(isa::Unit::Sp)].assign(cfg.exec.sp_units, 0);
   unitFreeAt_[static_cast<int>(isa::Unit::Sfu)].assign(cfg.exec.sfu_units, 0);
@@ -164,6 +169,7 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
   if (mech_) mech_->blockAdmitted(b);
   opEvents_++;
   wakeAll();
+  std::fill(oldestLive_.begin(), oldestLive_.end(), -1);
   residentBlocks_++;
   usedWarps_ += numWarps;
   usedRegs_ += numWarps * static_cast<int>(W) * k.numRegs + mechanismRegs();
@@ -367,6 +373,7 @@ void SmCore::retireBlock(Block& b) {
   blocksFinished_--;
   opEvents_++;
   wakeAll();
+  std::fill(oldestLive_.begin(), oldestLive_.end(), -1);  // a slot may come back younger
   blocksRun_++;
   if (onBlockDone) onBlockDone(b.linear);
 }
@@ -418,39 +425,62 @@ void SmCore::fetch(uint64_t cycle) {
   // A scan that found no warp to fetch for is not repeated until the SM's state changes.
   if (fetchAsleep_ && fetchVersion_ == stateVersion()) return;
   fetchAsleep_ = false;
-  const int need = std::min(cfg_.frontend.fetch_width, cfg_.frontend.ibuffer_entries);
   const int n = static_cast<int>(warps_.size());
-  for (int k = 1; k <= n; ++k) {
-    const int i = (lastFetched_ + k) % n;
-    Warp& w = warps_[i];
-    if (ranOffTheEnd(w, i))
-      return setFault(i, "PC past the last instruction (missing exit?)", {w.fetchPc, -1, std::nullopt});
-    if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked ||
-        w.ibuf.size() + need > cfg_.frontend.ibuffer_entries ||
-        isa::Kernel::indexOf(w.fetchPc) >= image_.kernel->size() || (mech_ && mech_->holdsFetch(i)))
-      continue;
-    // Probe the I-cache at the fetch address. With every MSHR busy this cycle's fetch is
-    // lost and the round robin moves on (GPGPU-Sim's reservation failure).
-    const uint64_t address = image_.codeBase + w.fetchPc;
-    lastFetched_ = i;
-    if (!icache_.canAccept(address)) return;
-    w.fetchInFlight = true;
-    w.fetchingPc = w.fetchPc;
-    w.fetchEpoch = w.epoch;
-    w.fetchId = ++nextFetchId_;
-    fetchList_.push_back({i, w.fetchId});
-    const uint64_t tag = uint64_t{w.fetchId} << 32 | static_cast<uint32_t>(i);
-    // Hit (or a fill answered at once): the instructions arrive icache_hit_latency cycles later
-    // (at least one). Miss: when the line's fill is installed (the respond hook set in the
-    // constructor).
-    const auto outcome = icache_.access(address, tag, cycle, &w.icacheWay);
-    w.fetchReadyAt = outcome == frontend::ICache::Outcome::Hit || outcome == frontend::ICache::Outcome::Filled
-                         ? cycle + static_cast<uint64_t>(std::max(1, cfg_.frontend.icache_hit_latency))
-                         : kNotYet;
-    return;
+  const int start = lastFetched_ + 1 >= n ? 0 : lastFetched_ + 1;
+  if (mech_) {  // a mechanism changes warps without waking them (SmContext::event): every warp
+    for (int k = 0, i = start; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
+      if (tryFetch(i, cycle)) return;
+  } else {  // only the warps woken since they were last found unable to fetch, in the same order
+    for (int pass = 0; pass < 2; ++pass) {
+      const int lo = pass == 0 ? start : 0, hi = pass == 0 ? n : start;
+      for (int wd = lo / 64; wd * 64 < hi; ++wd) {
+        uint64_t bits = fetchCandidates_[static_cast<size_t>(wd)];
+        if (wd * 64 < lo) bits &= ~uint64_t{0} << (lo - wd * 64);
+        if (hi - wd * 64 < 64) bits &= (uint64_t{1} << (hi - wd * 64)) - 1;
+        for (; bits; bits &= bits - 1) {
+          const int i = wd * 64 + __builtin_ctzll(bits);
+          if (tryFetch(i, cycle)) return;
+          fetchCandidates_[static_cast<size_t>(wd)] &= ~(uint64_t{1} << (i - wd * 64));
+        }
+      }
+    }
   }
   fetchAsleep_ = true;
   fetchVersion_ = stateVersion();
+}
+
+// Whether the fetch scan ends at warp i: it faults, fetches, or loses this cycle's fetch.
+bool SmCore::tryFetch(int i, uint64_t cycle) {
+  Warp& w = warps_[static_cast<size_t>(i)];
+  // (These warps cannot have run off the end either: the cheap test first.)
+  if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked) return false;
+  if (ranOffTheEnd(w, i)) {
+    setFault(i, "PC past the last instruction (missing exit?)", {w.fetchPc, -1, std::nullopt});
+    return true;
+  }
+  const int need = std::min(cfg_.frontend.fetch_width, cfg_.frontend.ibuffer_entries);
+  if (w.ibuf.size() + need > cfg_.frontend.ibuffer_entries || isa::Kernel::indexOf(w.fetchPc) >= image_.kernel->size() ||
+      (mech_ && mech_->holdsFetch(i)))
+    return false;
+  // Probe the I-cache at the fetch address. With every MSHR busy this cycle's fetch is
+  // lost and the round robin moves on (GPGPU-Sim's reservation failure).
+  const uint64_t address = image_.codeBase + w.fetchPc;
+  lastFetched_ = i;
+  if (!icache_.canAccept(address)) return true;
+  w.fetchInFlight = true;
+  w.fetchingPc = w.fetchPc;
+  w.fetchEpoch = w.epoch;
+  w.fetchId = ++nextFetchId_;
+  fetchList_.push_back({i, w.fetchId});
+  const uint64_t tag = uint64_t{w.fetchId} << 32 | static_cast<uint32_t>(i);
+  // Hit (or a fill answered at once): the instructions arrive icache_hit_latency cycles later
+  // (at least one). Miss: when the line's fill is installed (the respond hook set in the
+  // constructor).
+  const auto outcome = icache_.access(address, tag, cycle, &w.icacheWay);
+  w.fetchReadyAt = outcome == frontend::ICache::Outcome::Hit || outcome == frontend::ICache::Outcome::Filled
+                       ? cycle + static_cast<uint64_t>(std::max(1, cfg_.frontend.icache_hit_latency))
+                       : kNotYet;
+  return true;
 }
 
 void SmCore::setFault(int slot, const std::string& what, const FaultSite& at) {

@@ -100,6 +100,7 @@ class SmCore {
   void writeback(uint64_t cycle);
   void issue(uint64_t cycle);
   void fetch(uint64_t cycle);
+  bool tryFetch(int slot, uint64_t cycle);
   // Why a warp cannot issue this cycle (None: it can); docs/statistics.md.
   enum class Stall : uint8_t { None, NotLive, Barrier, EmptyIBuffer, Dependence, Memory, Structural, Sync };
   Stall issueStall(int slot) const;
@@ -107,11 +108,19 @@ class SmCore {
   // stall ends without an event of its own (a free collector or memory port; a ready warp another
   // scheduler's issue may have made structurally stalled). Always with a mechanism that couples
   // warps.
-  Stall stallOf(int slot) {
-    const Stall c = stallCache_[static_cast<size_t>(slot)];
-    return dirty_[static_cast<size_t>(slot)] || (recheck_ >> static_cast<int>(c) & 1u) ? restall(slot) : c;
+  // Warp i of scheduler s (slot i * schedulers + s).
+  Stall stallOf(int s, int i) {
+    const int slot = i * static_cast<int>(partVersion_.size()) + s;
+    if (coupled_) return restall(slot);  // (every warp is looked at every time)
+    uint64_t& word = candidates_[static_cast<size_t>(s * candidateWords_ + i / 64)];
+    if (!(word >> (i % 64) & 1u)) return stallCache_[static_cast<size_t>(slot)];
+    const Stall st = restall(slot);
+    // (restall may wake the warp: the bit is set from its answer alone.)
+    word = recheck_ >> static_cast<int>(st) & 1u ? word | uint64_t{1} << (i % 64) : word & ~(uint64_t{1} << (i % 64));
+    return st;
   }
   Stall restall(int slot);
+  int oldestLive(int scheduler);  // the live warp of the partition admitted first, or -1
   void dropStaleFront(int slot);
   void execute(int slot, uint64_t cycle);  // issue: into an operand collector
   // Register-file stage (docs/timing-model.md): dispatch of collected instructions to their
@@ -179,7 +188,6 @@ class SmCore {
   uint64_t nextSharedTag_ = 0, sharedNow_ = 0;
   uint64_t ageCounter_ = 0;
   std::string fault_;
-  std::vector<Stall> stalls_;  // per warp of the scheduler being looked at: why it cannot issue
   std::vector<std::pair<int, uint32_t>> fetchList_;
   bool fetchAsleep_ = false;  // the last round-robin scan found no warp to fetch for
   uint64_t fetchVersion_ = 0;  // fetches in flight: warp slot, fetch id
@@ -202,17 +210,33 @@ class SmCore {
   // warps of a block across partitions, every scheduler follows stateVersion().
   std::vector<uint64_t> partVersion_;
   uint64_t globalVersion_ = 0, collectorFrees_ = 0;
-  // Each warp's last issueStall() and whether an event may have changed it since.
+  // Each warp's last issueStall(), and per scheduler a bit per warp of its partition (local
+  // index slot / schedulers) for the warps to look at again: woken since their last look, or
+  // stalled for a reason that can end without an event of the warp's own (recheck_). The others
+  // keep their cached stall, and the issue walk passes them over without looking.
   std::vector<Stall> stallCache_;
-  std::vector<uint8_t> dirty_;
+  std::vector<uint64_t> candidates_;  // schedulers x candidateWords_
+  std::vector<uint64_t> byPosition_;  // the walk's candidates by place in the priority order
+  int candidateWords_ = 1;
   uint32_t recheck_ = 0;  // bit per Stall: looked at again every time
+  std::vector<int> oldestLive_;  // per scheduler: its oldest live warp's slot, -1 to look again
+  void markCandidate(int slot, bool on) {
+    const size_t S = partVersion_.size(), i = static_cast<size_t>(slot) / S;
+    uint64_t& word = candidates_[(static_cast<size_t>(slot) % S) * static_cast<size_t>(candidateWords_) + i / 64];
+    word = on ? word | uint64_t{1} << (i % 64) : word & ~(uint64_t{1} << (i % 64));
+  }
+  // Per warp slot, a bit for the fetch scan: woken since it was last found unable to fetch.
+  // (With a mechanism attached the scan looks at every warp: see fetch().)
+  std::vector<uint64_t> fetchCandidates_;
   void wake(int slot) {
     partVersion_[static_cast<size_t>(slot) % partVersion_.size()]++;
-    dirty_[static_cast<size_t>(slot)] = 1;
+    markCandidate(slot, true);
+    fetchCandidates_[static_cast<size_t>(slot) / 64] |= uint64_t{1} << (slot % 64);
   }
   void wakeAll() {
     globalVersion_++;
-    std::fill(dirty_.begin(), dirty_.end(), uint8_t{1});
+    for (int slot = 0; slot < static_cast<int>(warps_.size()); ++slot) markCandidate(slot, true);
+    std::fill(fetchCandidates_.begin(), fetchCandidates_.end(), ~uint64_t{0});
   }
   uint64_t issueVersion(int scheduler, bool structural) const {
     if (coupled_) return stateVersion();

@@ -33,7 +33,6 @@ SmCore::Stall SmCore::issueStall(int slot) const {
 void SmCore::issue(uint64_t cycle) {
   const int S = cfg_.issue.schedulers;
   const int perScheduler = cfg_.sm.num_warps / S;
-  stalls_.resize(static_cast<size_t>(perScheduler));
   for (int s = 0; s < S && fault_.empty(); ++s) {
     // A scheduler that found no ready warp sleeps until something that can change the readiness
     // of one of its warps happens (issueVersion()), and counts the same stall meanwhile. A warp
@@ -46,7 +45,7 @@ void SmCore::issue(uint64_t cycle) {
     memo.asleep = false;
     // With a mechanism that couples warps, front fix-ups first, for every warp of the partition
     // (retired skips and their flushes change what fetch sees). Otherwise a front goes stale
-    // only through events that wake the warp; stallOf() checks it then.
+    // only through events that wake the warp; restall() checks it then.
     if (coupled_)
       for (int i = 0; i < perScheduler; ++i) {
         Warp& w = warps_[i * S + s];
@@ -57,39 +56,64 @@ void SmCore::issue(uint64_t cycle) {
         }
         if (w.ibuf.front().pc != w.ctx->pc()) dropStaleFront(i * S + s);
       }
-    // Then the scheduler's warps in its priority order, up to the first that can issue.
+    // Then the scheduler's warps in its priority order, up to the first that can issue. Only the
+    // candidates are looked at: every other warp keeps a cached stall that cannot be None.
     WarpScheduler& sched = *schedulers_[s];
     const WarpScheduler::Priority prio = sched.priority();
     int pick = -1;
-    const Stall greedy = prio.first >= 0 ? stallOf(prio.first * S + s) : Stall::NotLive;
-    if (greedy == Stall::None) pick = prio.first;
-    for (int k = 0; k < prio.n && pick < 0; ++k) {
-      const int i = prio.order[k];
-      const Stall st = i == prio.first ? greedy : stallOf(i * S + s);
-      stalls_[i] = st;
+    bool portWait = false, structural = false;  // a warp waits for something that frees by itself
+    auto look = [&](int i) {
+      const Stall st = stallOf(s, i);
+      portWait = portWait || st == Stall::Memory || st == Stall::Sync;
+      structural = structural || st == Stall::Structural;
       if (st == Stall::None) pick = i;
+    };
+    if (prio.first >= 0) look(prio.first);
+    if (pick < 0 && coupled_) {  // every warp is a candidate: the order itself
+      for (int k = 0; k < prio.n && pick < 0; ++k)
+        if (prio.order[k] != prio.first) look(prio.order[k]);
+    } else if (pick < 0) {
+      const uint64_t* cand = &candidates_[static_cast<size_t>(s * candidateWords_)];
+      std::fill(byPosition_.begin(), byPosition_.end(), 0);
+      for (int wd = 0; wd < candidateWords_; ++wd)
+        for (uint64_t bits = cand[wd]; bits; bits &= bits - 1) {
+          const int i = wd * 64 + __builtin_ctzll(bits);
+          if (i == prio.first) continue;
+          const int p = prio.position[i];
+          byPosition_[static_cast<size_t>(p / 64)] |= uint64_t{1} << (p % 64);
+        }
+      for (int wd = 0; wd < candidateWords_ && pick < 0; ++wd)
+        for (uint64_t bits = byPosition_[static_cast<size_t>(wd)]; bits && pick < 0; bits &= bits - 1)
+          look(prio.order[wd * 64 + __builtin_ctzll(bits)]);
     }
     if (pick >= 0) {
       sched.issued(pick);
       execute(pick * S + s, cycle);
       continue;
     }
-    // Nothing can issue (every warp was looked at): the stall of the oldest live warp.
-    bool portWait = false, structural = false;
-    Stall first = Stall::NotLive;
-    uint64_t firstAge = ~uint64_t{0};
-    for (int i = 0; i < perScheduler; ++i) {
-      const Stall st = stalls_[i];
-      portWait = portWait || st == Stall::Memory || st == Stall::Sync;  // these end by themselves
-      structural = structural || st == Stall::Structural;
-      if (st != Stall::NotLive && warpAge_[i * S + s] < firstAge) {
-        first = st;
-        firstAge = warpAge_[i * S + s];
-      }
-    }
+    // Nothing can issue (every candidate was looked at, every other warp's cached stall holds):
+    // the stall of the oldest live warp.
+    const int oldest = oldestLive(s);
+    const Stall first = oldest >= 0 ? stallCache_[static_cast<size_t>(oldest)] : Stall::NotLive;
     countStall(first);
     if (!portWait) memo = {true, issueVersion(s, structural), first, structural};
   }
+}
+
+// The cached answer holds while that warp is live: warps admitted later are younger, and
+// admission and retirement forget it (a retired slot may come back as a young warp).
+int SmCore::oldestLive(int s) {
+  const int S = cfg_.issue.schedulers;
+  int& oldest = oldestLive_[static_cast<size_t>(s)];
+  if (oldest >= 0 && stallCache_[static_cast<size_t>(oldest)] != Stall::NotLive) return oldest;
+  oldest = -1;
+  uint64_t age = ~uint64_t{0};
+  for (int slot = s; slot < static_cast<int>(warps_.size()); slot += S)
+    if (stallCache_[static_cast<size_t>(slot)] != Stall::NotLive && warpAge_[static_cast<size_t>(slot)] < age) {
+      oldest = slot;
+      age = warpAge_[static_cast<size_t>(slot)];
+    }
+  return oldest;
 }
 
 // Entries fetched down a path the warp did not take are dropped before it can issue.
@@ -108,7 +132,6 @@ SmCore::Stall SmCore::restall(int slot) {
   Warp& w = warps_[slot];
   if (!coupled_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc())
     dropStaleFront(slot);
-  dirty_[static_cast<size_t>(slot)] = 0;
   return stallCache_[static_cast<size_t>(slot)] = issueStall(slot);
 }
 

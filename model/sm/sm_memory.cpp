@@ -92,9 +92,19 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   uint32_t addr[32] = {}, words[32] = {};
   ctx.addresses(in, exec, addr);
   // The interpreter's checks, lane by lane in lane order: the first bad lane is the fault, and
-  // nothing of the access is performed then.
+  // nothing of the access is performed then. A quick pass over the lanes first; the one that
+  // words the fault only when a lane fails.
   const uint32_t paramBytes = static_cast<uint32_t>(image_.launch.params.size() * 4);
-  for (int l = 0; l < W; ++l) {
+  const uint64_t limit = oi.cls == isa::OpClass::LoadParam ? paramBytes
+                         : isSharedAccess(oi)              ? uint64_t{image_.kernel->sharedBytes}
+                                                           : ~uint64_t{0} - 4;
+  const bool checkBuffers = isGlobal(oi) && image_.checkBuffers;
+  bool clean = true;
+  for (uint32_t lanes = exec; lanes && clean; lanes &= lanes - 1) {
+    const uint32_t a = addr[__builtin_ctz(lanes)];
+    clean = !(a & 3) && uint64_t{a} + 4 <= limit && (!checkBuffers || insideBuffer(image_.buffers, a));
+  }
+  for (int l = 0; l < W && !clean; ++l) {
     if (!(exec >> l & 1u)) continue;
     const FaultSite at{-1, l, addr[l]};
     if (addr[l] & 3) return setFault(slot, "misaligned 32-bit access", at);

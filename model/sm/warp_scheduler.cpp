@@ -7,14 +7,17 @@ namespace {
 
 class GtoScheduler : public WarpScheduler {
  public:
-  explicit GtoScheduler(int n) : age_(static_cast<size_t>(n), 0), byAge_(static_cast<size_t>(n)) {
+  explicit GtoScheduler(int n)
+      : age_(static_cast<size_t>(n), 0), byAge_(static_cast<size_t>(n)), rank_(static_cast<size_t>(n)) {
     for (int i = 0; i < n; ++i) {
       age_[i] = static_cast<uint64_t>(i);
-      byAge_[i] = i;
+      byAge_[i] = rank_[i] = i;
     }
   }
   int pick(const std::vector<bool>& ready) override { return pickFrom(ready); }
-  Priority priority() const override { return {last_, byAge_.data(), static_cast<int>(byAge_.size())}; }
+  Priority priority() const override {
+    return {last_, byAge_.data(), static_cast<int>(byAge_.size()), rank_.data()};
+  }
   void issued(int index) override { last_ = index; }
   void setAge(int index, uint64_t age) override {
     age_[index] = age;
@@ -22,6 +25,7 @@ class GtoScheduler : public WarpScheduler {
     // Ages change when a block is admitted, rarely against the picks of every cycle.
     std::sort(byAge_.begin(), byAge_.end(),
               [this](int a, int b) { return age_[a] != age_[b] ? age_[a] < age_[b] : a < b; });
+    for (size_t r = 0; r < byAge_.size(); ++r) rank_[static_cast<size_t>(byAge_[r])] = static_cast<int>(r);
   }
 
  private:
@@ -37,6 +41,7 @@ class GtoScheduler : public WarpScheduler {
 
   std::vector<uint64_t> age_;
   std::vector<int> byAge_;  // warp indices, oldest first
+  std::vector<int> rank_;   // by warp index: its place in byAge_
   int last_ = -1;
 };
 
@@ -47,7 +52,11 @@ class LrrScheduler : public WarpScheduler {
   }
   int pick(const std::vector<bool>& ready) override { return pickFrom(ready); }
   // The warps after the last one issued, wrapping round: a window of 0, 1, ..., n-1, 0, ..., n-1.
-  Priority priority() const override { return {-1, twice_.data() + (last_ + 1) % n_, n_}; }
+  // Warp i stands at (i - start) mod n, which is twice_[n - start + i].
+  Priority priority() const override {
+    const int start = (last_ + 1) % n_;
+    return {-1, twice_.data() + start, n_, twice_.data() + n_ - start};
+  }
   void issued(int index) override { last_ = index; }
   void setAge(int, uint64_t) override {}
 

@@ -24,6 +24,7 @@ class WarpScheduler {
     int first;
     const int* order;
     int n;
+    const int* position;  // position[i]: where warp i stands in order (order[position[i]] == i)
   };
   virtual Priority priority() const = 0;
   virtual void issued(int index) = 0;

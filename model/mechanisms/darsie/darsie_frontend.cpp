@@ -103,8 +103,8 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
   uint32_t probed[64];
   int nprobed = 0, skips = 0;
   const unsigned n = static_cast<unsigned>(sm_.warps.size());
-  for (unsigned k = 0; k < n; ++k) {
-    const int slot = static_cast<int>((d.rr + k) % n);
+  for (unsigned k = 0, next = d.rr % n; k < n; ++k, next = next + 1 == n ? 0 : next + 1) {
+    const int slot = static_cast<int>(next);
     sm::WarpSlot& w = sm_.warps[slot];
     if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked || !mustDecide(w, slot)) continue;
     if (w.ibuf.skips() >= sm_.cfg.darsie.skip_entries) continue;
