@@ -115,3 +115,28 @@ TEST(WarpScheduler, PriorityOrderMatchesPick) {
     EXPECT_EQ(picks, 11);
   }
 }
+
+// The issue stage visits only candidate warps, ordered by Priority::position: it must be the
+// inverse of order, after any issue (LRR rotates) and any change of ages (GTO re-sorts).
+TEST(WarpScheduler, PositionIsTheInverseOfOrder) {
+  for (auto policy : {config::SchedPolicy::Gto, config::SchedPolicy::Lrr}) {
+    auto s = sm::makeScheduler(policy, 6);
+    for (int step = 0; step < 12; ++step) {
+      if (step % 3 == 0) s->setAge(step % 6, static_cast<uint64_t>(100 - step));
+      else s->issued((step * 5) % 6);
+      const auto p = s->priority();
+      ASSERT_EQ(p.n, 6);
+      std::vector<int> seen(6, 0);
+      for (int k = 0; k < p.n; ++k) {
+        EXPECT_EQ(p.position[p.order[k]], k) << "step " << step << ", place " << k;
+        seen[static_cast<size_t>(p.order[k])]++;
+      }
+      EXPECT_EQ(seen, std::vector<int>(6, 1)) << "step " << step;
+    }
+  }
+  // LRR after issuing warp 3 of 6 looks at 4, 5, 0, 1, 2, 3: warp 0 stands third.
+  auto lrr = sm::makeScheduler(config::SchedPolicy::Lrr, 6);
+  lrr->issued(3);
+  EXPECT_EQ(lrr->priority().position[0], 2);
+  EXPECT_EQ(lrr->priority().position[3], 5);
+}
