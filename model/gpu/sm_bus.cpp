@@ -20,13 +20,20 @@ tlm::tlm_sync_enum SmBus::nb_transport_fw(int sm, tlm::tlm_generic_payload& gp, 
   if (phase != tlm::BEGIN_REQ)
     SC_REPORT_FATAL(name(), ("illegal phase on the forward path: " + std::string(phase.get_name())).c_str());
   if (gp.has_mm()) gp.acquire();  // held until answered
-  const std::uint64_t key = next_++;
-  owed_.emplace(key, Owed{sm, &gp});
-  forward(gp, [this, key, generation = generation_](const unsigned char* data, bool ok) {
+  std::uint32_t slot;
+  if (free_.empty()) {
+    slot = static_cast<std::uint32_t>(owed_.size());
+    owed_.emplace_back();
+  } else {
+    slot = free_.back();
+    free_.pop_back();
+  }
+  owed_[slot] = Owed{sm, &gp};
+  forward(gp, [this, slot, generation = generation_](const unsigned char* data, bool ok) {
     if (generation != generation_) return;  // answered by release() already
-    const auto it = owed_.find(key);
-    const Owed o = it->second;
-    owed_.erase(it);
+    const Owed o = owed_[slot];
+    owed_[slot] = Owed{};
+    free_.push_back(slot);
     respond(o, data, ok);
   });
   phase = tlm::END_REQ;
@@ -60,9 +67,13 @@ void SmBus::respond(const Owed& o, const unsigned char* data, bool ok) {
 
 void SmBus::release() {
   generation_++;
-  const auto owed = std::move(owed_);
-  owed_.clear();
-  for (const auto& [key, o] : owed) respond(o, nullptr, false);
+  for (std::uint32_t slot = 0; slot < owed_.size(); ++slot) {
+    const Owed o = owed_[slot];
+    if (o.sm < 0) continue;
+    owed_[slot] = Owed{};
+    free_.push_back(slot);
+    respond(o, nullptr, false);  // by index: a request made meanwhile would only add a slot
+  }
 }
 
 unsigned SmBus::transport_dbg(int, tlm::tlm_generic_payload& gp) {

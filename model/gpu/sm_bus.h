@@ -13,7 +13,7 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -32,12 +32,11 @@ class SmBus : public sc_core::sc_module {
   // The GPU released the kernel: every transaction still owed is answered at once with an error
   // (the SMs' units drop those answers), and the answers from memory that come later are ignored.
   void release();
-  std::size_t owed() const { return owed_.size(); }
 
  private:
   struct Owed {
-    int sm;
-    tlm::tlm_generic_payload* gp;
+    int sm = -1;  // -1: a free slot
+    tlm::tlm_generic_payload* gp = nullptr;
   };
   tlm::tlm_sync_enum nb_transport_fw(int sm, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
@@ -47,8 +46,11 @@ class SmBus : public sc_core::sc_module {
 
   mem::Downstream& down_;
   mem::MemPort& port_;
-  std::map<std::uint64_t, Owed> owed_;  // by arrival, so that release() answers in that order
-  std::uint64_t next_ = 0, generation_ = 0;
+  // Slots reused through free_ (no allocation per transaction once warm); release() answers in
+  // slot order, which the history of requests determines.
+  std::vector<Owed> owed_;
+  std::vector<std::uint32_t> free_;
+  std::uint32_t generation_ = 0;  // 32 bits: an answer's callback fits std::function's own buffer
 };
 
 }  // namespace simtlm::gpu
