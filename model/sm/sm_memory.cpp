@@ -98,12 +98,16 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   const uint64_t limit = oi.cls == isa::OpClass::LoadParam ? paramBytes
                          : isSharedAccess(oi)              ? uint64_t{image_.kernel->sharedBytes}
                                                            : ~uint64_t{0} - 4;
-  const bool checkBuffers = isGlobal(oi) && image_.checkBuffers;
-  bool clean = true;
-  for (uint32_t lanes = exec; lanes && clean; lanes &= lanes - 1) {
-    const uint32_t a = addr[__builtin_ctz(lanes)];
-    clean = !(a & 3) && uint64_t{a} + 4 <= limit && (!checkBuffers || insideBuffer(image_.buffers, a));
+  uint32_t any = 0, highest = 0;  // over the active lanes (a branch-free loop the compiler vectorizes)
+  for (int l = 0; l < W; ++l) {
+    const uint32_t a = exec >> l & 1u ? addr[l] : 0;
+    any |= a;
+    highest = std::max(highest, a);
   }
+  bool clean = !(any & 3) && uint64_t{highest} + 4 <= limit;
+  if (isGlobal(oi) && image_.checkBuffers)
+    for (uint32_t lanes = exec; lanes && clean; lanes &= lanes - 1)
+      clean = insideBuffer(image_.buffers, addr[__builtin_ctz(lanes)]);
   for (int l = 0; l < W && !clean; ++l) {
     if (!(exec >> l & 1u)) continue;
     const FaultSite at{-1, l, addr[l]};
