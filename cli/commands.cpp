@@ -284,17 +284,27 @@ int cmdParams(const std::vector<std::string>& args) {
   return 0;
 }
 
-// The mechanisms the timing model runs (model/mechanisms/registry.cpp), one per line;
-// --names prints the names alone (scripts and tests iterate over them).
+// The mechanisms the timing model runs (model/mechanisms/registry.cpp), each with its hook
+// groups; --names prints the names alone, one per line (scripts and tests iterate over them).
 int cmdMechanisms(const std::vector<std::string>& args) {
   po::options_description desc("mechanisms");
   desc.add_options()("names", "print the names only");
   auto vm = parseCommand("mechanisms", "mechanisms [--names]", desc, {}, args);
   for (const auto& m : mechanisms::registered()) {
-    std::cout << config::mechanismName(m.id);
-    if (!vm.count("names")) std::cout << ": " << m.summary;
+    std::cout << m.name;
+    if (!vm.count("names")) {
+      std::cout << ": " << m.summary << "\n  hooks:";
+      for (auto g : m.uses) {
+        const bool alone = std::find(m.exclusive.begin(), m.exclusive.end(), g) != m.exclusive.end();
+        std::cout << (g == m.uses.front() ? " " : ", ") << mechanisms::hookGroupInfo(g).key << (alone ? "*" : "");
+      }
+      if (m.uses.empty()) std::cout << " none";
+    }
     std::cout << "\n";
   }
+  if (!vm.count("names"))
+    std::cout << "(* needed exclusively: a composition a+b is refused when one mechanism needs a hook group\n"
+                 "exclusively that the other uses; docs/mechanisms.md)\n";
   return 0;
 }
 

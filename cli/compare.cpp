@@ -189,13 +189,10 @@ int cmdCompare(const std::vector<std::string>& args) {
   const int jobs = vm["jobs"].as<int>();
   if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs " + std::to_string(jobs) + " is outside [1, 64]");
   const std::vector<std::string> mechanisms = splitList(vm["mechanisms"].as<std::string>());
-  const auto known = scenario::knownMechanisms();
-  std::string knownText;
-  for (const auto& k : known) knownText += (knownText.empty() ? "" : ", ") + k;
   if (mechanisms.empty()) throw std::invalid_argument("--mechanisms: expected a list such as baseline,darsie");
   for (size_t i = 0; i < mechanisms.size(); ++i) {
-    if (std::find(known.begin(), known.end(), mechanisms[i]) == known.end())
-      throw std::invalid_argument("--mechanisms: unknown mechanism '" + mechanisms[i] + "' (known: " + knownText + ")");
+    if (const std::string why = scenario::mechanismProblem(mechanisms[i]); !why.empty())
+      throw std::invalid_argument("--mechanisms: " + why);
     if (std::find(mechanisms.begin(), mechanisms.begin() + static_cast<long>(i), mechanisms[i]) != mechanisms.begin() + static_cast<long>(i))
       throw std::invalid_argument("--mechanisms: '" + mechanisms[i] + "' is listed twice");
   }

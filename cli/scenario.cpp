@@ -16,6 +16,7 @@
 #include "isa/assembler.h"
 #include "isa/binary.h"
 #include "isa/diagnostics.h"
+#include "model/mechanisms/registry.h"
 
 namespace simtlm::scenario {
 
@@ -24,7 +25,18 @@ Launch parseLaunch(const yaml::Value& v, const Scenario& s, const std::string& b
 Check parseCheck(const yaml::Value& v, const Scenario& s, const std::string& baseDir);
 
 std::vector<std::string> knownMechanisms() {
-  return {"baseline", "darsie", "darsie-ignore-store", "darsie-no-cf-sync"};
+  std::vector<std::string> names;
+  for (const auto& m : mechanisms::registered()) names.push_back(m.name);
+  return names;
+}
+
+std::string mechanismProblem(const std::string& name) {
+  try {
+    mechanisms::parseMechanisms(name);
+    return {};
+  } catch (const config::ConfigError& e) {
+    return e.what();
+  }
 }
 
 std::string repoDir() {
@@ -158,9 +170,7 @@ Scenario loadScenarioText(const std::string& text, const std::string& fileName, 
   if (auto d = top.opt("description")) s.description = d->str();
   if (auto m = top.opt("mechanism")) {
     s.mechanism = m->str();
-    auto known = knownMechanisms();
-    if (std::find(known.begin(), known.end(), s.mechanism) == known.end())
-      m->fail("unknown mechanism '" + s.mechanism.substr(0, 40) + "' (known: " + yaml::listNames(known) + ")");
+    if (const std::string why = mechanismProblem(s.mechanism); !why.empty()) m->fail(why);
   }
   parseConfig(top, s, baseDir);
   uint64_t total = 0;

@@ -104,8 +104,11 @@ struct Scenario {
   std::vector<std::pair<std::string, std::string>> inputFiles() const;
 };
 
-// Mechanisms a scenario may name (only the baseline exists so far).
+// Mechanisms a scenario may name (model/mechanisms/registry.h), baseline first.
 std::vector<std::string> knownMechanisms();
+// Why `name` is not a mechanism a run can take (an unknown name, a bad or conflicting
+// composition "a+b"; docs/mechanisms.md), or empty when it is.
+std::string mechanismProblem(const std::string& name);
 // Statistics the functional interpreter produces (interp.* and limit.*).
 std::vector<std::string> interpreterStatNames();
 

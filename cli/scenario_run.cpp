@@ -2,6 +2,7 @@
 
 #include "cli/scenario_eval.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -248,8 +249,8 @@ class Evaluator {
     };
     if (num("interp.warp.atomic_global") + num("interp.warp.atomic_shared") > 0)
       return {true, true, "not checked: the kernels use atomics (their warp instructions may depend on timing)"};
-    const std::string removedStat =
-        mechanisms::infoOf(config::mechanismFromName(s_.mechanism)).removedStat;
+    // A composition's removed statistics add up (each mechanism removes its own instructions).
+    const std::vector<std::string> removedStats = mechanisms::removedStatsOf(s_.mechanism);
     uint64_t issued = 0, removed = 0;
     for (auto it = r_.stats.begin(); it != r_.stats.end(); ++it) {
       const std::string& k = it.key();
@@ -257,7 +258,8 @@ class Evaluator {
       if (k.rfind("sm", 0) != 0 || dot == std::string::npos || !it->is_number()) continue;
       const std::string rest = k.substr(dot + 1);
       if (rest == "issue.warp_instructions") issued += it->get<uint64_t>();
-      else if (!removedStat.empty() && rest == removedStat) removed += it->get<uint64_t>();
+      else if (std::find(removedStats.begin(), removedStats.end(), rest) != removedStats.end())
+        removed += it->get<uint64_t>();
     }
     const uint64_t want = num("interp.warp_instructions");
     std::ostringstream m;

@@ -14,6 +14,7 @@
 #include "isa/diagnostics.h"
 #include "model/energy/power_trace.h"
 #include "model/gpu/platform.h"
+#include "model/mechanisms/registry.h"
 
 namespace simtlm::scenario {
 namespace {
@@ -74,10 +75,8 @@ void applyOverrides(Scenario& s, const Overrides& o) {
     s.checks = std::move(checks);
   }
   if (!o.mechanism.empty()) {
-    auto known = knownMechanisms();
-    if (std::find(known.begin(), known.end(), o.mechanism) == known.end())
-      throw config::ConfigError("--mechanism '" + o.mechanism + "': unknown mechanism (known: " +
-                                yaml::listNames(known) + ")");
+    if (const std::string why = mechanismProblem(o.mechanism); !why.empty())
+      throw config::ConfigError("--mechanism: " + why);
     s.mechanism = o.mechanism;
   }
   if (o.configFile.empty() && o.sets.empty()) return;
@@ -122,7 +121,7 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
     return true;
   };
   config::GpuConfig cfg = s.config;  // the platform keeps a reference: it lives as long
-  cfg.mechanism = config::mechanismFromName(s.mechanism);
+  mechanisms::configure(cfg, s.mechanism);  // one mechanism or a composition
   // The machine runs one warp size (gpu.warp_size): that of the launches, which the interpreter
   // runs too (a workload such as fig3 brings its own).
   for (const auto& st : steps) {

@@ -67,10 +67,8 @@ SweepSpec loadSweep(const std::string& path) {
   }
   const yaml::Value mv = top.get("mechanisms");
   s.mechanisms = names(mv);
-  const auto known = scenario::knownMechanisms();
   for (size_t i = 0; i < s.mechanisms.size(); ++i)
-    if (std::find(known.begin(), known.end(), s.mechanisms[i]) == known.end())
-      mv.items()[i].fail("unknown mechanism '" + s.mechanisms[i] + "' (known: " + yaml::listNames(known) + ")");
+    if (const std::string why = scenario::mechanismProblem(s.mechanisms[i]); !why.empty()) mv.items()[i].fail(why);
 
   // The grid: every combination of the listed values, first key varying slowest.
   std::vector<std::vector<std::string>> values;

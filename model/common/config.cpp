@@ -1,6 +1,8 @@
 // Cross-field checks and the JSON form of a configuration.
 #include "model/common/config.h"
 
+#include <iterator>
+
 #include "model/common/params.h"
 
 namespace simtlm::config {
@@ -78,7 +80,10 @@ constexpr const char* kMechanismNames[] = {"baseline", "darsie", "darsie-ignore-
                                            "darsie-no-cf-sync"};
 }  // namespace
 
-const char* mechanismName(Mechanism m) { return kMechanismNames[static_cast<int>(m)]; }
+const char* mechanismName(Mechanism m) {
+  const auto i = static_cast<size_t>(m);
+  return i < std::size(kMechanismNames) ? kMechanismNames[i] : "?";
+}
 
 Mechanism mechanismFromName(const std::string& name) {
   std::string known;

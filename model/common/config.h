@@ -8,6 +8,7 @@
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,8 +22,10 @@ enum class SchedPolicy { Gto, Lrr };  // "gto" | "lrr"
 enum class TlmMode { At, Lt };        // "at" | "lt"
 
 // The redundancy-elimination mechanism the SMs run (DESIGN.md section 4). Chosen by the
-// scenario or --mechanism, not by a configuration key; mechanismName() gives its name.
+// scenario or --mechanism, not by a configuration key; mechanismName() gives its name. A test
+// may register more (model/mechanisms/registry.h), with ids past these.
 enum class Mechanism { Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync };
+// The name of a built-in mechanism ("?" for an id only the registry knows).
 const char* mechanismName(Mechanism m);
 // Throws ConfigError for an unknown name.
 Mechanism mechanismFromName(const std::string& name);
@@ -103,6 +106,10 @@ struct GpuConfig {
   } darsie;
 
   Mechanism mechanism = Mechanism::Baseline;
+  // A composition ("darsie+NAME", docs/mechanisms.md): the mechanisms attached, two or more, in
+  // list order, and `mechanism` is the first. Empty when one mechanism (or none) runs.
+  // mechanisms::configure() sets both from a name.
+  std::vector<Mechanism> composition;
 
   GpuConfig();  // every field at its table default
 };

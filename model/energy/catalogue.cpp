@@ -110,7 +110,15 @@ int componentIndex(const std::string& name) {
 
 bool mechanismUses(const std::string& mechanism, const std::string& owner) {
   if (owner.empty()) return true;
-  return mechanism == owner || mechanism.rfind(owner + "-", 0) == 0;
+  // A composition ("darsie+NAME") uses the components of each of its mechanisms.
+  size_t start = 0;
+  for (;;) {
+    const size_t plus = mechanism.find('+', start);
+    const std::string one = mechanism.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
+    if (one == owner || one.rfind(owner + "-", 0) == 0) return true;
+    if (plus == std::string::npos) return false;
+    start = plus + 1;
+  }
 }
 
 }  // namespace simtlm::energy

@@ -51,7 +51,8 @@ const std::vector<ComponentSpec>& catalogue();
 // Index in catalogue() of the component called `name`, or -1.
 int componentIndex(const std::string& name);
 // True when `mechanism` (a run's mechanism name) turns on components of `owner`
-// ("darsie" owns darsie, darsie-ignore-store and darsie-no-cf-sync).
+// ("darsie" owns darsie, darsie-ignore-store and darsie-no-cf-sync, alone or in a composition
+// such as darsie+NAME).
 bool mechanismUses(const std::string& mechanism, const std::string& owner);
 
 }  // namespace simtlm::energy

@@ -1,5 +1,9 @@
 #include "model/mechanisms/registry.h"
 
+#include <algorithm>
+#include <stdexcept>
+
+#include "model/mechanisms/composite.h"
 #include "model/mechanisms/darsie/darsie_mechanism.h"
 
 namespace simtlm::mechanisms {
@@ -7,11 +11,28 @@ namespace simtlm::mechanisms {
 namespace {
 
 using Mechanism = config::Mechanism;
+using G = HookGroup;
+
+const HookGroupInfo kGroups[kNumHookGroups] = {
+    {G::FetchProbe, "fetch-probe", "the front end's fetch probe", "beforeFetch, holdsFetch"},
+    {G::Decode, "decode", "the front end's decode", "delivered, fetchStopsAfter"},
+    {G::IssueStall, "issue-stall", "issue's stall", "holdsIssue"},
+    {G::OnIssue, "on-issue", "issue's on-issue hook", "issued"},
+    {G::RetireSkips, "retire-skips", "issue's skip retirement", "retireSkips"},
+    {G::OperandMapping, "operand-mapping", "the operand stage's register mapping",
+     "regsPerBlock, the operand stage's renaming"},
+    {G::ExecuteWriteBack, "execute-writeback", "execute and write-back", "beforeExecute, written"},
+    {G::Control, "control", "control (branches, barriers, reconvergence, flushes)",
+     "issued (branches), barrierReleased, flushed"},
+    {G::Memory, "memory", "memory (stores, atomics, fences)", "beforeExecute (memory instructions)"},
+    {G::AdmissionExit, "admission-exit", "admission and exit",
+     "kernelStarted, blockAdmitted, blockRetired, warpExited, warpDrained"},
+};
 
 struct Entry {
   MechanismInfo info;
-  sm::MechanismResources (*resources)(const config::GpuConfig&);
-  std::unique_ptr<sm::SmMechanism> (*attach)(sm::SmContext&, stats::Registry&);
+  ResourcesFn resources;
+  AttachFn attach;
 };
 
 // The DARSIE variants are flags of one mechanism.
@@ -20,39 +41,99 @@ std::unique_ptr<sm::SmMechanism> attachDarsie(sm::SmContext& sm, stats::Registry
   return std::make_unique<darsie::DarsieMechanism>(sm, r, IgnoreStores, NoCfSync);
 }
 
-// One row per configuration name (config::mechanismName); baseline has none.
-const Entry kMechanisms[] = {
-    {{Mechanism::Darsie, "DARSIE: followers skip thread-block-redundant instructions (DARSIE Sec. 4)",
-      "darsie.skipped"},
-     darsie::DarsieMechanism::resources,
-     attachDarsie<false, false>},
-    {{Mechanism::DarsieIgnoreStore, "DARSIE whose stores clear no load entry (DARSIE Fig. 8; idealized time)",
-      "darsie.skipped"},
-     darsie::DarsieMechanism::resources,
-     attachDarsie<true, false>},
-    {{Mechanism::DarsieNoCfSync,
-      "DARSIE without branch barriers or freelist synchronization (DARSIE Fig. 12; idealized time)",
-      "darsie.skipped"},
-     darsie::DarsieMechanism::resources,
-     attachDarsie<false, true>},
-};
-
-const Entry* find(Mechanism m) {
-  for (const Entry& e : kMechanisms)
-    if (e.info.id == m) return &e;
-  return nullptr;
+// DARSIE decides fetch PCs (skips, holds), tags I-buffer entries, renames onto its pool and
+// steers branches and barriers (majority path): those it needs alone.
+Entry darsieEntry(Mechanism id, const char* summary, AttachFn attach) {
+  return {{id, config::mechanismName(id), summary, "darsie.skipped",
+           {G::FetchProbe, G::Decode, G::IssueStall, G::OnIssue, G::RetireSkips, G::OperandMapping,
+            G::ExecuteWriteBack, G::Control, G::Memory, G::AdmissionExit},
+           {G::FetchProbe, G::Decode, G::OperandMapping, G::Control}},
+          darsie::DarsieMechanism::resources,
+          std::move(attach)};
 }
 
-}  // namespace
+// One row per configuration name (config::mechanismName); baseline has none. Registrations
+// append (ids past the built-in ones).
+std::vector<Entry>& table() {
+  static std::vector<Entry> t = [] {
+    std::vector<Entry> v;
+    v.push_back(darsieEntry(Mechanism::Darsie,
+                            "DARSIE: followers skip thread-block-redundant instructions (DARSIE Sec. 4)",
+                            attachDarsie<false, false>));
+    v.push_back(darsieEntry(Mechanism::DarsieIgnoreStore,
+                            "DARSIE whose stores clear no load entry (DARSIE Fig. 8; idealized time)",
+                            attachDarsie<true, false>));
+    v.push_back(darsieEntry(
+        Mechanism::DarsieNoCfSync,
+        "DARSIE without branch barriers or freelist synchronization (DARSIE Fig. 12; idealized time)",
+        attachDarsie<false, true>));
+    return v;
+  }();
+  return t;
+}
 
-const std::vector<MechanismInfo>& registered() {
-  static const std::vector<MechanismInfo> all = [] {
-    std::vector<MechanismInfo> v{{Mechanism::Baseline, "the baseline SM: no mechanism attached", ""}};
-    for (const Entry& e : kMechanisms) v.push_back(e.info);
+std::vector<MechanismInfo>& infos() {
+  static std::vector<MechanismInfo> all = [] {
+    std::vector<MechanismInfo> v{
+        {Mechanism::Baseline, "baseline", "the baseline SM: no mechanism attached", "", {}, {}}};
+    for (const Entry& e : table()) v.push_back(e.info);
     return v;
   }();
   return all;
 }
+
+const Entry* find(Mechanism m) {
+  for (const Entry& e : table())
+    if (e.info.id == m) return &e;
+  return nullptr;
+}
+
+bool has(const std::vector<G>& v, G g) { return std::find(v.begin(), v.end(), g) != v.end(); }
+
+// "a, b, c or d", as the scenario loader lists names.
+std::string knownNames() {
+  std::string s;
+  const auto& all = registered();
+  for (size_t i = 0; i < all.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i].name;
+  return s;
+}
+
+// Empty when `a` and `b` may be composed, else why not (naming both and the group).
+std::string conflict(const MechanismInfo& a, const MechanismInfo& b) {
+  for (const HookGroupInfo& g : kGroups) {
+    const bool ax = has(a.exclusive, g.group), bx = has(b.exclusive, g.group);
+    if (ax && bx) return a.name + " and " + b.name + " both need " + g.phrase + " exclusively";
+    if (ax && has(b.uses, g.group))
+      return a.name + " needs " + g.phrase + " exclusively and " + b.name + " uses it too";
+    if (bx && has(a.uses, g.group))
+      return b.name + " needs " + g.phrase + " exclusively and " + a.name + " uses it too";
+  }
+  return {};
+}
+
+std::string shown(const std::string& s) { return s.size() > 60 ? s.substr(0, 60) + "..." : s; }
+
+// Throws ConfigError when the mechanisms of a composition conflict.
+void checkComposition(const std::vector<Mechanism>& list, const std::string& name) {
+  for (size_t i = 0; i < list.size(); ++i)
+    for (size_t j = i + 1; j < list.size(); ++j) {
+      const std::string why = conflict(infoOf(list[i]), infoOf(list[j]));
+      if (!why.empty()) throw config::ConfigError("composition '" + shown(name) + "': " + why);
+    }
+}
+
+std::string joined(const std::vector<Mechanism>& list) {
+  std::string s;
+  for (Mechanism m : list) s += (s.empty() ? "" : "+") + infoOf(m).name;
+  return s;
+}
+
+}  // namespace
+
+const HookGroupInfo& hookGroupInfo(HookGroup g) { return kGroups[static_cast<int>(g)]; }
+
+const std::vector<MechanismInfo>& registered() { return infos(); }
 
 const MechanismInfo& infoOf(Mechanism m) {
   for (const MechanismInfo& i : registered())
@@ -60,14 +141,106 @@ const MechanismInfo& infoOf(Mechanism m) {
   return registered().front();
 }
 
+Mechanism registerMechanism(MechanismInfo info, ResourcesFn resources, AttachFn attach) {
+  for (const MechanismInfo& i : registered())
+    if (i.name == info.name) throw std::logic_error("registerMechanism: '" + info.name + "' is registered already");
+  if (info.name.empty() || info.name.find('+') != std::string::npos)
+    throw std::logic_error("registerMechanism: '" + info.name + "' is not a mechanism name");
+  info.id = static_cast<Mechanism>(static_cast<int>(Mechanism::DarsieNoCfSync) + static_cast<int>(table().size()));
+  table().push_back({info, std::move(resources), std::move(attach)});
+  infos().push_back(info);
+  return info.id;
+}
+
+std::vector<Mechanism> parseMechanisms(const std::string& name) {
+  auto lookup = [](const std::string& n, bool* found) {
+    for (const MechanismInfo& i : registered())
+      if (i.name == n) {
+        *found = true;
+        return i.id;
+      }
+    *found = false;
+    return Mechanism::Baseline;
+  };
+  bool found = false;
+  if (name.find('+') == std::string::npos) {
+    const Mechanism m = lookup(name, &found);
+    if (!found) throw config::ConfigError("unknown mechanism '" + shown(name) + "' (known: " + knownNames() + ")");
+    return m == Mechanism::Baseline ? std::vector<Mechanism>{} : std::vector<Mechanism>{m};
+  }
+  const std::string where = "composition '" + shown(name) + "': ";
+  std::vector<Mechanism> list;
+  size_t start = 0;
+  for (;;) {
+    const size_t plus = name.find('+', start);
+    const std::string part = name.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
+    if (part.empty())
+      throw config::ConfigError(where + "an empty name (join mechanism names with '+', for example darsie+NAME)");
+    const Mechanism m = lookup(part, &found);
+    if (!found)
+      throw config::ConfigError(where + "unknown mechanism '" + shown(part) + "' (known: " + knownNames() + ")");
+    if (m == Mechanism::Baseline)
+      throw config::ConfigError(where + "baseline is no mechanism and cannot be composed");
+    if (std::find(list.begin(), list.end(), m) != list.end())
+      throw config::ConfigError(where + part + " is listed twice");
+    list.push_back(m);
+    if (plus == std::string::npos) break;
+    start = plus + 1;
+  }
+  checkComposition(list, name);
+  return list;
+}
+
+void configure(config::GpuConfig& cfg, const std::string& name) {
+  const std::vector<Mechanism> list = parseMechanisms(name);
+  cfg.mechanism = list.empty() ? Mechanism::Baseline : list.front();
+  cfg.composition = list.size() > 1 ? list : std::vector<Mechanism>{};
+}
+
+std::vector<Mechanism> attachedBy(const config::GpuConfig& cfg) {
+  if (!cfg.composition.empty()) {
+    checkComposition(cfg.composition, joined(cfg.composition));
+    return cfg.composition;
+  }
+  if (cfg.mechanism == Mechanism::Baseline) return {};
+  return {cfg.mechanism};
+}
+
+std::vector<std::string> removedStatsOf(const std::string& name) {
+  std::vector<std::string> out;
+  for (Mechanism m : parseMechanisms(name))
+    if (!infoOf(m).removedStat.empty()) out.push_back(infoOf(m).removedStat);
+  return out;
+}
+
 sm::MechanismResources resourcesFor(const config::GpuConfig& cfg) {
-  const Entry* e = find(cfg.mechanism);
-  return e ? e->resources(cfg) : sm::MechanismResources{};
+  // One region of mechanism registers in the banks: a mechanism with registers needs the
+  // operand mapping exclusively, so at most one of a composition has them.
+  sm::MechanismResources r;
+  for (Mechanism m : attachedBy(cfg)) {
+    const Entry* e = find(m);
+    if (!e) continue;
+    sm::MechanismResources own = e->resources(cfg);
+    if (own.regsName.empty() && own.regsPerBlock == 0) continue;
+    if (!r.regsName.empty() || r.regsPerBlock != 0)
+      throw config::ConfigError("composition '" + joined(attachedBy(cfg)) + "': " + infoOf(m).name +
+                                " keeps registers in the banks beside another mechanism's");
+    r = own;
+  }
+  return r;
 }
 
 std::unique_ptr<sm::SmMechanism> attach(const config::GpuConfig& cfg, sm::SmContext& sm, stats::Registry& stats) {
-  const Entry* e = find(cfg.mechanism);
-  return e ? e->attach(sm, stats) : nullptr;
+  const std::vector<Mechanism> list = attachedBy(cfg);
+  if (list.empty()) return nullptr;
+  if (list.size() == 1) {  // a single mechanism runs unwrapped (no forwarding cost)
+    const Entry* e = find(list.front());
+    return e ? e->attach(sm, stats) : nullptr;
+  }
+  std::vector<std::unique_ptr<sm::SmMechanism>> parts;
+  for (Mechanism m : list)
+    if (const Entry* e = find(m)) parts.push_back(e->attach(sm, stats));
+  return std::make_unique<CompositeMechanism>(std::move(parts));
 }
 
 }  // namespace simtlm::mechanisms

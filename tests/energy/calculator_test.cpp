@@ -90,6 +90,19 @@ TEST(EnergyCalculator, MechanismStructuresAreChargedAsOverheadInTheirRuns) {
   EXPECT_EQ(b.total.dynamic, 388.0);
 }
 
+// A composition charges the structures of each of its mechanisms, wherever DARSIE is listed.
+TEST(EnergyCalculator, ACompositionIsChargedItsMechanismsStructures) {
+  for (const char* name : {"count-issued+darsie", "darsie-ignore-store+count-issued"}) {
+    const EnergyModel m(test::table(kEvents, kStatics, 1.0, 0.5), twoSms(name));
+    const Breakdown b = m.evaluate(m.valuesOf(handStats()));
+    EXPECT_EQ(b.overhead.dynamic, 80.0) << name;
+    EXPECT_EQ(b.overhead.statik, 180000.0) << name;
+  }
+  EXPECT_TRUE(energy::mechanismUses("count-issued+darsie-no-cf-sync", "darsie"));
+  EXPECT_FALSE(energy::mechanismUses("count-issued+darsiex", "darsie"));
+  EXPECT_FALSE(energy::mechanismUses("baseline", "darsie"));
+}
+
 TEST(EnergyCalculator, DoubledCountsDoubleDynamicEnergy) {
   const EnergyModel m(cli::loadEnergyTable(SIMTLM_SOURCE_DIR "/configs/energy/default.yaml"), twoSms());
   std::vector<double> v = m.valuesOf(handStats());

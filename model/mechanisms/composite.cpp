@@ -1,0 +1,95 @@
+#include "model/mechanisms/composite.h"
+
+namespace simtlm::mechanisms {
+
+CompositeMechanism::CompositeMechanism(std::vector<std::unique_ptr<sm::SmMechanism>> parts)
+    : parts_(std::move(parts)) {
+  for (const auto& p : parts_) couples_ = couples_ || p->couplesWarps();
+}
+
+void CompositeMechanism::kernelStarted() {
+  for (auto& p : parts_) p->kernelStarted();
+}
+
+int CompositeMechanism::regsPerBlock() const {
+  int n = 0;
+  for (const auto& p : parts_) n += p->regsPerBlock();
+  return n;
+}
+
+void CompositeMechanism::blockAdmitted(int b) {
+  for (auto& p : parts_) p->blockAdmitted(b);
+}
+
+void CompositeMechanism::blockRetired(int b) {
+  for (auto& p : parts_) p->blockRetired(b);
+}
+
+void CompositeMechanism::warpExited(int slot) {
+  for (auto& p : parts_) p->warpExited(slot);
+}
+
+void CompositeMechanism::warpDrained(int slot) {
+  for (auto& p : parts_) p->warpDrained(slot);
+}
+
+void CompositeMechanism::beforeFetch(uint64_t cycle) {
+  for (auto& p : parts_) p->beforeFetch(cycle);
+}
+
+bool CompositeMechanism::holdsFetch(int slot) const {
+  for (const auto& p : parts_)
+    if (p->holdsFetch(slot)) return true;
+  return false;
+}
+
+void CompositeMechanism::delivered(int slot, sm::IBufferEntry& entry) {
+  for (auto& p : parts_) p->delivered(slot, entry);
+}
+
+bool CompositeMechanism::fetchStopsAfter(const isa::Instr& in) const {
+  for (const auto& p : parts_)
+    if (p->fetchStopsAfter(in)) return true;
+  return false;
+}
+
+bool CompositeMechanism::holdsIssue(int slot) const {
+  for (const auto& p : parts_)
+    if (p->holdsIssue(slot)) return true;
+  return false;
+}
+
+void CompositeMechanism::retireSkips(int slot) {
+  for (auto& p : parts_) p->retireSkips(slot);
+}
+
+void CompositeMechanism::issued(int slot, const sm::IBufferEntry& entry, bool diverged) {
+  for (auto& p : parts_) p->issued(slot, entry, diverged);
+}
+
+void CompositeMechanism::flushed(int slot) {
+  for (auto& p : parts_) p->flushed(slot);
+}
+
+void CompositeMechanism::beforeExecute(int slot, const isa::Instr& in, uint32_t pc) {
+  for (auto& p : parts_) p->beforeExecute(slot, in, pc);
+}
+
+void CompositeMechanism::written(int slot, const isa::Instr& in) {
+  for (auto& p : parts_) p->written(slot, in);
+}
+
+void CompositeMechanism::barrierReleased(sm::BlockSlot& block) {
+  for (auto& p : parts_) p->barrierReleased(block);
+}
+
+std::string CompositeMechanism::describeWarp(int slot) const {
+  std::string all;
+  for (const auto& p : parts_) {
+    const std::string d = p->describeWarp(slot);
+    if (!d.empty()) all += (all.empty() ? "" : "; ") + d;
+  }
+  return all;
+}
+
+}  // namespace simtlm::mechanisms

@@ -1,0 +1,54 @@
+// A composition of mechanisms ("darsie+NAME", docs/mechanisms.md): one SmMechanism for the SM
+// that holds the mechanisms of the list and forwards every hook to each of them, in list order.
+// The registry builds it only for a list whose hook groups do not conflict (registry.h), so
+// that every answer below combines without one mechanism overruling another:
+//   - notifications (kernelStarted, blockAdmitted, beforeFetch, delivered, issued, flushed,
+//     beforeExecute, written, barrierReleased, warpExited, ...): each mechanism in list order;
+//   - retireSkips: each in list order (only the one that delivers skips, the fetch probe's
+//     exclusive user, finds any);
+//   - holdsFetch, holdsIssue, fetchStopsAfter, couplesWarps: true when any mechanism says so;
+//   - regsPerBlock: the sum (at most one mechanism has registers: they need the operand
+//     mapping exclusively);
+//   - describeWarp: the non-empty descriptions joined with "; ".
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/sm/sm_mechanism.h"
+
+namespace simtlm::mechanisms {
+
+class CompositeMechanism final : public sm::SmMechanism {
+ public:
+  explicit CompositeMechanism(std::vector<std::unique_ptr<sm::SmMechanism>> parts);
+
+  void kernelStarted() override;
+  int regsPerBlock() const override;
+  void blockAdmitted(int blockSlot) override;
+  void blockRetired(int blockSlot) override;
+  void warpExited(int slot) override;
+  void warpDrained(int slot) override;
+  void beforeFetch(uint64_t cycle) override;
+  bool holdsFetch(int slot) const override;
+  void delivered(int slot, sm::IBufferEntry& entry) override;
+  bool fetchStopsAfter(const isa::Instr& in) const override;
+  bool holdsIssue(int slot) const override;
+  void retireSkips(int slot) override;
+  void issued(int slot, const sm::IBufferEntry& entry, bool diverged) override;
+  void flushed(int slot) override;
+  void beforeExecute(int slot, const isa::Instr& in, uint32_t pc) override;
+  void written(int slot, const isa::Instr& in) override;
+  void barrierReleased(sm::BlockSlot& block) override;
+  std::string describeWarp(int slot) const override;
+  bool couplesWarps() const override { return couples_; }
+
+  size_t size() const { return parts_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<sm::SmMechanism>> parts_;
+  bool couples_ = false;  // fixed for the SM's life (the SM asks once)
+};
+
+}  // namespace simtlm::mechanisms
