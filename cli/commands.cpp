@@ -197,7 +197,7 @@ int cmdEmulateScenario(const std::vector<std::string>& args) {
 int cmdRun(const std::vector<std::string>& args) {
   po::options_description desc("run");
   desc.add_options()("scenario", po::value<std::string>()->required(), "scenario file (.yaml)")(
-      "mechanism", po::value<std::string>(), "mechanism instead of the scenario's")(
+      "mechanism", po::value<std::string>(), "mechanism (or a composition a+b) instead of the scenario's")(
       "config", po::value<std::string>(), "machine configuration instead of the scenario's")(
       "set", po::value<std::vector<std::string>>()->composing(), "override key=value after the scenario's")(
       "json", po::value<std::string>(), "write results as JSON")(

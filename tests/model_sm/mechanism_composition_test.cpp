@@ -104,6 +104,15 @@ TEST(MechanismComposition, EveryRegisteredMechanismsGroupsAreConsistent) {
   }
 }
 
+TEST(MechanismComposition, EachHookGroupHasItsRowAndPhrase) {
+  for (int i = 0; i < mechanisms::kNumHookGroups; ++i) {
+    const auto g = static_cast<HookGroup>(i);
+    EXPECT_EQ(mechanisms::hookGroupInfo(g).group, g);
+  }
+  EXPECT_STREQ(mechanisms::hookGroupInfo(HookGroup::FetchProbe).phrase, "the front end's fetch probe");
+  EXPECT_STREQ(mechanisms::hookGroupInfo(HookGroup::AdmissionExit).key, "admission-exit");
+}
+
 TEST(MechanismComposition, NamesParseToTheirLists) {
   counterId();
   EXPECT_EQ(mechanisms::parseMechanisms("baseline"), std::vector<Mechanism>{});
