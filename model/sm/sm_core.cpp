@@ -109,6 +109,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
                                 ", an error response to the I-cache line fill");
     }
     w.fetchReadyAt = cycle + static_cast<uint64_t>(std::max(1, cfg_.frontend.icache_hit_latency));
+    fills_++;  // (an SM at rest wakes)
   });
 }
 
@@ -182,6 +183,11 @@ bool SmCore::tick(uint64_t cycle) {
   cycles_++;
   if (idle()) return false;
   activeCycles_++;
+  if (cycle < sleepUntil_ && sleepKey() == sleepKey_) {  // at rest: what the tick would count
+    for (const SchedulerMemo& m : memo_) countStall(m.stall);
+    return false;
+  }
+  sleepUntil_ = 0;
   ctx_.now = cycle;
   const uint64_t before = warpInstrs_ + fetched_ + opEvents_;
   const size_t pendingBefore = inFlight_.size();
@@ -192,19 +198,45 @@ bool SmCore::tick(uint64_t cycle) {
   operandTick(cycle);   // register-file bank writes, then operand reads
   if (mech_) mech_->beforeFetch(cycle);  // beside the fetch scheduler
   fetch(cycle);
+  maybeSleep(cycle);
   return memoryAnswered || warpInstrs_ + fetched_ + opEvents_ != before || inFlight_.size() != pendingBefore;
+}
+
+void SmCore::maybeSleep(uint64_t cycle) {
+  if (mech_ || !fault_.empty() || !shared_->idle() || !ops_.idle()) return;
+  if (!fetchAsleep_ || fetchVersion_ != stateVersion()) return;
+  for (size_t s = 0; s < memo_.size(); ++s)
+    if (!memo_[s].asleep || memo_[s].version != issueVersion(static_cast<int>(s), memo_[s].structural)) return;
+  uint64_t until = ~uint64_t{0};
+  for (const InFlight& f : inFlight_) until = std::min(until, f.at);
+  for (const auto& [i, id] : fetchList_) {  // (a fetch waiting for its fill wakes the SM with it)
+    const Warp& w = warps_[static_cast<size_t>(i)];
+    if (w.fetchInFlight && w.fetchId == id && w.fetchReadyAt != kNotYet) until = std::min(until, w.fetchReadyAt);
+  }
+  if (until <= cycle + 1) return;
+  sleepUntil_ = until;
+  sleepKey_ = sleepKey();
 }
 
 void SmCore::writeback(uint64_t cycle) {
   size_t keep = 0;
+  retireCheck_.clear();
   for (size_t i = 0; i < inFlight_.size(); ++i) {
-    if (inFlight_[i].at <= cycle) resultReady(inFlight_[i].slot, inFlight_[i].instr, inFlight_[i].dest);
-    else inFlight_[keep++] = inFlight_[i];
+    if (inFlight_[i].at > cycle) {
+      inFlight_[keep++] = inFlight_[i];
+      continue;
+    }
+    const InFlight& f = inFlight_[i];
+    resultReady(f.slot, f.instr, f.dest);
+    if (blocksFinished_ > 0 && warps_[static_cast<size_t>(f.slot)].done) retireCheck_.push_back(warps_[static_cast<size_t>(f.slot)].block);
   }
-  const bool drained = keep != inFlight_.size();
   inFlight_.resize(keep);
-  if (drained && blocksFinished_ > 0)  // a finished block may have been waiting for its last results
-    for (Block& b : blocks_) retireBlock(b);
+  // A finished block may have been waiting for these results: its own are the only ones that
+  // can have made it retirable (every other condition retires it where it changes). In block
+  // order, as a walk over every block would.
+  std::sort(retireCheck_.begin(), retireCheck_.end());
+  retireCheck_.erase(std::unique(retireCheck_.begin(), retireCheck_.end()), retireCheck_.end());
+  for (int b : retireCheck_) retireBlock(blocks_[static_cast<size_t>(b)]);
 }
 
 

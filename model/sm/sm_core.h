@@ -176,6 +176,7 @@ class SmCore {
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   Scoreboard scoreboard_;
   std::vector<InFlight> inFlight_;   // results waiting for write-back
+  std::vector<int> retireCheck_;     // writeback(): blocks whose last results may have drained
   OperandStage ops_;                 // register map, operand collectors, bank arbitration
   std::vector<uint64_t> warpAge_;    // by slot: admission order (stall attribution)
   uint64_t opEvents_ = 0;            // dispatches and register writes (progress)
@@ -243,6 +244,17 @@ class SmCore {
     return partVersion_[static_cast<size_t>(scheduler)] + globalVersion_ + (structural ? collectorFrees_ : 0);
   }
   void countStall(Stall first);
+  // A whole SM at rest: nothing in the operand stage or the shared-memory unit, every scheduler
+  // and the fetch scan asleep. Until `sleepUntil_` (the next result or fetch delivery due) or
+  // any event (sleepKey() changes: a wake, a memory answer, a fill, an admission), a tick only
+  // counts what it would count: the cycle and each scheduler's stall. Never with a mechanism.
+  uint64_t sleepUntil_ = 0, sleepKey_ = 0, fills_ = 0;
+  uint64_t sleepKey() const {
+    uint64_t k = stateVersion() + globalVersion_ + collectorFrees_ + fills_;
+    for (uint64_t v : partVersion_) k += v;
+    return k;
+  }
+  void maybeSleep(uint64_t cycle);
   int lastFetched_ = -1;
   uint32_t nextFetchId_ = 0;  // tags I-cache misses, so a late fill never feeds a reused slot
 
