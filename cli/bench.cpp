@@ -55,7 +55,8 @@ std::vector<int> parseList(const std::string& text) {
 Point interpreterPoint(int size, int repeat) {
   auto w = workloads::makeWorkload("matmul", {{"size", size}});
   auto k = workloads::loadKernel(*w);
-  Point p{"interpreter"};
+  Point p;
+  p.name = "interpreter";
   for (int i = 0; i < repeat; ++i) {
     isa::GlobalMemory mem;
     auto l = w->setup(mem);
@@ -80,7 +81,8 @@ Point timingPoint(const std::string& scenario, int sms, const std::string& mecha
     throw std::runtime_error("bench: the " + mechanism + " timing run on " + std::to_string(sms) + " SMs failed:\n" + c.output);
   std::ifstream in(json);
   nlohmann::json j = nlohmann::json::parse(in);
-  Point p{std::to_string(sms) + " SM" + (sms > 1 ? "s" : "") + (mechanism == "baseline" ? "" : ", " + mechanism)};
+  Point p;
+  p.name = std::to_string(sms) + " SM" + (sms > 1 ? "s" : "") + (mechanism == "baseline" ? "" : ", " + mechanism);
   p.mechanism = mechanism;
   p.sms = sms;
   p.seconds = j["host"]["seconds"].get<double>();

@@ -81,16 +81,23 @@ bool L1Cache::canAccept(const L1Request& r) const {
 }
 
 void L1Cache::writeLines(const L1Request& r, bool invalidate) {
+  // Words of one line come one after another: its lookups are done once per run of them.
+  std::uint64_t lastLine = ~std::uint64_t{0};
+  int i = -1;
   for (unsigned k = 0; k < r.ops.count; ++k) {
     const std::uint64_t a = r.address + r.ops[k].offset, line = lineOf(a);
-    // Fills in flight for this line are older than this write: never install them.
-    auto range = open_.equal_range(line);
-    for (auto it = range.first; it != range.second; ++it) mshrs_[it->second].stale = true;
-    open_.erase(line);
-    const int i = find(line);
+    if (line != lastLine) {
+      lastLine = line;
+      // Fills in flight for this line are older than this write: never install them.
+      auto range = open_.equal_range(line);
+      for (auto it = range.first; it != range.second; ++it) mshrs_[it->second].stale = true;
+      open_.erase(line);
+      i = find(line);
+    }
     if (i < 0) continue;
     if (invalidate) {
       ways_[i].valid = false;
+      i = -1;  // (the line's later words find it gone)
     } else {
       ways_[i].lru = ++clock_;
       data_[std::size_t(i) * words_ + (a - line) / 4] = r.ops[k].b;
