@@ -108,16 +108,7 @@ int cmdBench(const std::vector<std::string>& args) {
   if (size < 32 || size > 1024 || size % 32) throw std::invalid_argument("--size: a multiple of 32 in [32, 1024]");
   if (repeat < 1 || repeat > 100) throw std::invalid_argument("--repeat: an integer in [1, 100]");
   const std::vector<int> sms = parseList(vm["sms"].as<std::string>());
-  std::vector<std::string> mechanisms;
-  {
-    std::stringstream ss(vm["mechanisms"].as<std::string>());
-    // (A name the timing run does not know fails it, with its message.)
-    for (std::string m; std::getline(ss, m, ',');) {
-      if (m.empty()) throw std::invalid_argument("--mechanisms: an empty name in '" + vm["mechanisms"].as<std::string>() + "'");
-      mechanisms.push_back(m);
-    }
-    if (mechanisms.empty()) throw std::invalid_argument("--mechanisms: expected a list such as baseline,darsie");
-  }
+  const std::vector<std::string> mechanisms = scenario::mechanismList("--mechanisms", vm["mechanisms"].as<std::string>());
 
   // The timing runs use the shipped scenario with the requested size.
   const std::string dir = std::filesystem::temp_directory_path().string() + "/simtlm-bench-" + std::to_string(getpid());

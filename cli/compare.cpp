@@ -38,14 +38,6 @@ struct Summary {
   EnergyColumn energy;
 };
 
-std::vector<std::string> splitList(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) out.push_back(item);
-  return out;
-}
-
 // Sum of every per-SM statistic `smN.<suffix>` (0 when there is none).
 double sumPerSm(const nlohmann::json& stats, const std::string& suffix) {
   double sum = 0;
@@ -188,14 +180,7 @@ int cmdCompare(const std::vector<std::string>& args) {
     throw std::invalid_argument("compare: '" + file + "' is not a scenario file (.yaml); see docs/scenarios.md");
   const int jobs = vm["jobs"].as<int>();
   if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs " + std::to_string(jobs) + " is outside [1, 64]");
-  const std::vector<std::string> mechanisms = splitList(vm["mechanisms"].as<std::string>());
-  if (mechanisms.empty()) throw std::invalid_argument("--mechanisms: expected a list such as baseline,darsie");
-  for (size_t i = 0; i < mechanisms.size(); ++i) {
-    if (const std::string why = scenario::mechanismProblem(mechanisms[i]); !why.empty())
-      throw std::invalid_argument("--mechanisms: " + why);
-    if (std::find(mechanisms.begin(), mechanisms.begin() + static_cast<long>(i), mechanisms[i]) != mechanisms.begin() + static_cast<long>(i))
-      throw std::invalid_argument("--mechanisms: '" + mechanisms[i] + "' is listed twice");
-  }
+  const std::vector<std::string> mechanisms = scenario::mechanismList("--mechanisms", vm["mechanisms"].as<std::string>());
   // Validate the scenario and the overrides here: one clear error instead of one per child.
   scenario::Overrides o;
   if (vm.count("config")) o.configFile = vm["config"].as<std::string>();

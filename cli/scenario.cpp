@@ -39,6 +39,19 @@ std::string mechanismProblem(const std::string& name) {
   }
 }
 
+std::vector<std::string> mechanismList(const std::string& option, const std::string& text) {
+  std::vector<std::string> names;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) names.push_back(item);
+  if (names.empty()) throw std::invalid_argument(option + ": expected a list such as baseline,darsie");
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (const std::string why = mechanismProblem(names[i]); !why.empty()) throw std::invalid_argument(option + ": " + why);
+    if (std::find(names.begin(), names.begin() + static_cast<long>(i), names[i]) != names.begin() + static_cast<long>(i))
+      throw std::invalid_argument(option + ": '" + names[i] + "' is listed twice");
+  }
+  return names;
+}
+
 std::string repoDir() {
   if (const char* env = std::getenv("SIMTLM_REPO_DIR")) return env;
   return SIMTLM_REPO_DIR;

@@ -109,6 +109,9 @@ std::vector<std::string> knownMechanisms();
 // Why `name` is not a mechanism a run can take (an unknown name, a bad or conflicting
 // composition "a+b"; docs/mechanisms.md), or empty when it is.
 std::string mechanismProblem(const std::string& name);
+// A comma-separated list of such names (compare, bench: `--mechanisms baseline,darsie`), each
+// checked; std::invalid_argument naming `option` for an empty list, a bad name or one listed twice.
+std::vector<std::string> mechanismList(const std::string& option, const std::string& text);
 // Statistics the functional interpreter produces (interp.* and limit.*).
 std::vector<std::string> interpreterStatNames();
 

@@ -153,39 +153,30 @@ Mechanism registerMechanism(MechanismInfo info, ResourcesFn resources, AttachFn 
 }
 
 std::vector<Mechanism> parseMechanisms(const std::string& name) {
-  auto lookup = [](const std::string& n, bool* found) {
-    for (const MechanismInfo& i : registered())
-      if (i.name == n) {
-        *found = true;
-        return i.id;
-      }
-    *found = false;
-    return Mechanism::Baseline;
-  };
-  bool found = false;
-  if (name.find('+') == std::string::npos) {
-    const Mechanism m = lookup(name, &found);
-    if (!found) throw config::ConfigError("unknown mechanism '" + shown(name) + "' (known: " + knownNames() + ")");
-    return m == Mechanism::Baseline ? std::vector<Mechanism>{} : std::vector<Mechanism>{m};
-  }
-  const std::string where = "composition '" + shown(name) + "': ";
-  std::vector<Mechanism> list;
-  size_t start = 0;
-  for (;;) {
+  std::vector<std::string> parts;  // split at '+', empty parts kept ("darsie+")
+  for (size_t start = 0;;) {
     const size_t plus = name.find('+', start);
-    const std::string part = name.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
-    if (part.empty())
-      throw config::ConfigError(where + "an empty name (join mechanism names with '+', for example darsie+NAME)");
-    const Mechanism m = lookup(part, &found);
-    if (!found)
-      throw config::ConfigError(where + "unknown mechanism '" + shown(part) + "' (known: " + knownNames() + ")");
-    if (m == Mechanism::Baseline)
-      throw config::ConfigError(where + "baseline is no mechanism and cannot be composed");
-    if (std::find(list.begin(), list.end(), m) != list.end())
-      throw config::ConfigError(where + part + " is listed twice");
-    list.push_back(m);
+    parts.push_back(name.substr(start, plus == std::string::npos ? std::string::npos : plus - start));
     if (plus == std::string::npos) break;
     start = plus + 1;
+  }
+  const bool composed = parts.size() > 1;
+  const std::string where = composed ? "composition '" + shown(name) + "': " : "";
+  std::vector<Mechanism> list;
+  for (const std::string& part : parts) {
+    if (composed && part.empty())
+      throw config::ConfigError(where + "an empty name (join mechanism names with '+', for example darsie+NAME)");
+    const auto known = std::find_if(registered().begin(), registered().end(),
+                                    [&](const MechanismInfo& i) { return i.name == part; });
+    if (known == registered().end())
+      throw config::ConfigError(where + "unknown mechanism '" + shown(part) + "' (known: " + knownNames() + ")");
+    if (known->id == Mechanism::Baseline) {
+      if (composed) throw config::ConfigError(where + "baseline is no mechanism and cannot be composed");
+      return {};
+    }
+    if (std::find(list.begin(), list.end(), known->id) != list.end())
+      throw config::ConfigError(where + part + " is listed twice");
+    list.push_back(known->id);
   }
   checkComposition(list, name);
   return list;

@@ -69,10 +69,7 @@ std::uint64_t MemPort::enqueue(tlm::tlm_generic_payload* gp, std::uint64_t addre
                                Callback done) {
   const std::uint64_t id = next_id_++;
   queue_.emplace_back(gp, Txn{id, address, std::move(done), sc_time_stamp()});
-  if (immediate_at())
-    send_now();
-  else
-    kick_.notify(SC_ZERO_TIME);
+  wake_sender();
   return id;
 }
 
@@ -92,6 +89,14 @@ void MemPort::send_method() {
   if (request_open_ || queue_.empty()) return;
   if (config_.max_outstanding && inflight_.size() >= config_.max_outstanding) return;
   send_one();
+}
+
+// A request may go: at once on an immediate AT port, otherwise from the sending process.
+void MemPort::wake_sender() {
+  if (immediate_at())
+    send_now();
+  else
+    kick_.notify(SC_ZERO_TIME);
 }
 
 void MemPort::send_now() {
@@ -172,11 +177,7 @@ void MemPort::peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& p
 void MemPort::end_request(tlm::tlm_generic_payload& gp) {
   if (request_open_ != &gp) return;
   request_open_ = nullptr;
-  if (queue_.empty()) return;
-  if (immediate_at())
-    send_now();
-  else
-    kick_.notify(SC_ZERO_TIME);
+  if (!queue_.empty()) wake_sender();
 }
 
 void MemPort::finish(tlm::tlm_generic_payload& gp) {
@@ -207,11 +208,7 @@ void MemPort::finish(tlm::tlm_generic_payload& gp) {
                                                       sc_time(1, SC_PS).value());
   if (txn.done) txn.done(r);
   gp.release();
-  if (!config_.max_outstanding || queue_.empty()) return;
-  if (immediate_at())
-    send_now();
-  else
-    kick_.notify(SC_ZERO_TIME);
+  if (config_.max_outstanding && !queue_.empty()) wake_sender();
 }
 
 void MemPort::lt_thread() {

@@ -123,6 +123,7 @@ class MemPort : public sc_core::sc_module {
   void peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);
   std::uint64_t enqueue(tlm::tlm_generic_payload* gp, std::uint64_t address, Callback done);
   void send_method();  // AT: sends the head of the queue when the request channel is free
+  void wake_sender();  // a request may go: send_now() on an immediate AT port, else kick_
   void send_now();     // immediate AT: sends from the queue while the request channel is free
   void send_one();
   void on_phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase, const sc_core::sc_time& delay);

@@ -170,7 +170,6 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
   if (mech_) mech_->blockAdmitted(b);
   opEvents_++;
   wakeAll();
-  std::fill(oldestLive_.begin(), oldestLive_.end(), -1);
   residentBlocks_++;
   usedWarps_ += numWarps;
   usedRegs_ += numWarps * static_cast<int>(W) * k.numRegs + mechanismRegs();
@@ -405,7 +404,6 @@ void SmCore::retireBlock(Block& b) {
   blocksFinished_--;
   opEvents_++;
   wakeAll();
-  std::fill(oldestLive_.begin(), oldestLive_.end(), -1);  // a slot may come back younger
   blocksRun_++;
   if (onBlockDone) onBlockDone(b.linear);
 }
@@ -472,7 +470,7 @@ void SmCore::fetch(uint64_t cycle) {
         for (; bits; bits &= bits - 1) {
           const int i = wd * 64 + __builtin_ctzll(bits);
           if (tryFetch(i, cycle)) return;
-          fetchCandidates_[static_cast<size_t>(wd)] &= ~(uint64_t{1} << (i - wd * 64));
+          setBit(fetchCandidates_[static_cast<size_t>(wd)], i - wd * 64, false);
         }
       }
     }

@@ -115,8 +115,7 @@ class SmCore {
     uint64_t& word = candidates_[static_cast<size_t>(s * candidateWords_ + i / 64)];
     if (!(word >> (i % 64) & 1u)) return stallCache_[static_cast<size_t>(slot)];
     const Stall st = restall(slot);
-    // (restall may wake the warp: the bit is set from its answer alone.)
-    word = recheck_ >> static_cast<int>(st) & 1u ? word | uint64_t{1} << (i % 64) : word & ~(uint64_t{1} << (i % 64));
+    setBit(word, i % 64, recheck_ >> static_cast<int>(st) & 1u);  // (restall may have woken it: its answer decides)
     return st;
   }
   Stall restall(int slot);
@@ -221,23 +220,30 @@ class SmCore {
   int candidateWords_ = 1;
   uint32_t recheck_ = 0;  // bit per Stall: looked at again every time
   std::vector<int> oldestLive_;  // per scheduler: its oldest live warp's slot, -1 to look again
-  void markCandidate(int slot, bool on) {
+  static void setBit(uint64_t& word, int bit, bool on) {
+    word = on ? word | uint64_t{1} << bit : word & ~(uint64_t{1} << bit);
+  }
+  void markCandidate(int slot) {
     const size_t S = partVersion_.size(), i = static_cast<size_t>(slot) / S;
-    uint64_t& word = candidates_[(static_cast<size_t>(slot) % S) * static_cast<size_t>(candidateWords_) + i / 64];
-    word = on ? word | uint64_t{1} << (i % 64) : word & ~(uint64_t{1} << (i % 64));
+    setBit(candidates_[(static_cast<size_t>(slot) % S) * static_cast<size_t>(candidateWords_) + i / 64],
+           static_cast<int>(i % 64), true);
   }
   // Per warp slot, a bit for the fetch scan: woken since it was last found unable to fetch.
   // (With a mechanism attached the scan looks at every warp: see fetch().)
   std::vector<uint64_t> fetchCandidates_;
   void wake(int slot) {
     partVersion_[static_cast<size_t>(slot) % partVersion_.size()]++;
-    markCandidate(slot, true);
-    fetchCandidates_[static_cast<size_t>(slot) / 64] |= uint64_t{1} << (slot % 64);
+    markCandidate(slot);
+    setBit(fetchCandidates_[static_cast<size_t>(slot) / 64], slot % 64, true);
   }
+  // Anything may have changed (an admission, a retirement, a barrier release): every warp is
+  // looked at again, and the oldest live warps are found again (a retired slot may come back
+  // as a young warp).
   void wakeAll() {
     globalVersion_++;
-    for (int slot = 0; slot < static_cast<int>(warps_.size()); ++slot) markCandidate(slot, true);
+    for (int slot = 0; slot < static_cast<int>(warps_.size()); ++slot) markCandidate(slot);
     std::fill(fetchCandidates_.begin(), fetchCandidates_.end(), ~uint64_t{0});
+    std::fill(oldestLive_.begin(), oldestLive_.end(), -1);
   }
   uint64_t issueVersion(int scheduler, bool structural) const {
     if (coupled_) return stateVersion();

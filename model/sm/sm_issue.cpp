@@ -101,7 +101,7 @@ void SmCore::issue(uint64_t cycle) {
 }
 
 // The cached answer holds while that warp is live: warps admitted later are younger, and
-// admission and retirement forget it (a retired slot may come back as a young warp).
+// wakeAll() (admission, retirement) forgets it.
 int SmCore::oldestLive(int s) {
   const int S = cfg_.issue.schedulers;
   int& oldest = oldestLive_[static_cast<size_t>(s)];
