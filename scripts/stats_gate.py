@@ -40,11 +40,13 @@ def flatten(x, prefix, out):
         out[prefix] = repo_relative(x)
 
 
-def run_point(simtlm, scenario, mechanism, config, outdir):
+def run_point(simtlm, sets, scenario, mechanism, config, outdir):
     name = f"{scenario.stem}.{mechanism}.{config}"
     json_path = outdir / f"{name}.json"
     cmd = [simtlm, "run", str(scenario), "--mechanism", mechanism,
            "--config", str(ROOT / "configs" / f"{config}.ini"), "--json", str(json_path)]
+    for s in sets:
+        cmd += ["--set", s]
     r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=1800)
     if not json_path.exists():  # a run that fails before writing JSON: keep its message
         json_path.write_text(json.dumps({"error": r.stderr.strip(), "exit": r.returncode}))
@@ -63,7 +65,7 @@ def capture(args):
     scenarios = sorted((ROOT / "scenarios").glob("*.yaml"))
     points = [(s, m, c) for s in scenarios for m in MECHANISMS for c in CONFIGS]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for name in pool.map(lambda p: run_point(args.simtlm, *p, outdir), points):
+        for name in pool.map(lambda p: run_point(args.simtlm, args.set, *p, outdir), points):
             print(name, flush=True)
     print(f"captured {len(points)} runs into {outdir}")
 
@@ -81,6 +83,9 @@ def compare(args):
             else:
                 into["<file>"] = "missing"
         old = {renamed.get(k, k): v for k, v in old.items()}
+        for d in (old, new):
+            for k in [k for k in d if any(k == i or k.startswith(i + ".") for i in args.ignore)]:
+                del d[k]
         for k in sorted(old.keys() | new.keys()):
             if old.get(k, "<absent>") != new.get(k, "<absent>"):
                 differences += 1
@@ -97,10 +102,14 @@ def main():
     c.add_argument("dir")
     c.add_argument("--simtlm", default=str(ROOT / "build" / "simtlm"))
     c.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    c.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a parameter for every run (simtlm run --set)")
     k = sub.add_parser("compare")
     k.add_argument("old")
     k.add_argument("new")
     k.add_argument("--renamed", action="append", default=[], metavar="OLD=NEW")
+    k.add_argument("--ignore", action="append", default=[], metavar="NAME",
+                   help="a field (and the fields under it) left out, e.g. a parameter that differs on purpose")
     k.add_argument("--show", type=int, default=40, help="differences printed (all are counted)")
     args = p.parse_args()
     if args.cmd == "capture":

@@ -20,6 +20,8 @@ namespace simtlm::config {
 // Enum parameters: the order of the enumerators is the order of the names in the table.
 enum class SchedPolicy { Gto, Lrr };  // "gto" | "lrr"
 enum class TlmMode { At, Lt };        // "at" | "lt"
+// How an SM's units are scheduled (docs/timing-model.md); the same cycles and statistics either way.
+enum class SmScheduling { Sequential, Systemc };  // "sequential" | "systemc"
 
 // The redundancy-elimination mechanism the SMs run (DESIGN.md section 4). Chosen by the
 // scenario or --mechanism, not by a configuration key; mechanismName() gives its name. A test
@@ -40,6 +42,7 @@ struct GpuConfig {
     int num_warps;      // warp contexts per SM
     int max_blocks;     // threadblock slots per SM
     int num_registers;  // 32-bit registers per SM (one thread's register = one)
+    SmScheduling scheduling;
   } sm;
   struct Frontend {
     int fetch_width;  // instructions per warp per fetch

@@ -55,6 +55,9 @@ std::vector<Param> buildTable() {
                "threadblock slots per SM (max resident blocks)"),
       intParam("sm.num_registers", SIMTLM_FIELD(sm.num_registers), 65536, "registers", 1, 1 << 22,
                "32-bit registers per SM, shared by the resident threads"),
+      enumParam("sm.scheduling", SIMTLM_FIELD(sm.scheduling), {"sequential", "systemc"}, "sequential",
+                "how the SM's units run each cycle: one loop per SM calling them in pipeline order, or "
+                "one SC_METHOD per unit chained by delta cycles (slower; same cycles and statistics)"),
 
       intParam("frontend.fetch_width", SIMTLM_FIELD(frontend.fetch_width), 2, "instructions", 1, 8,
                "instructions fetched for one warp per fetch"),

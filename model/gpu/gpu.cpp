@@ -17,12 +17,32 @@ namespace {
 
 double nanoseconds() { return sc_time_stamp().to_seconds() * 1e9; }
 
-std::vector<std::unique_ptr<sm::SmModule>> makeSms(int n) {
+using Unit = sm::GridEngine::Unit;
+
+std::vector<const char*> unitNames() {
+  std::vector<const char*> names;
+  for (int u = 0; u < sm::GridEngine::kUnits; ++u) names.push_back(sm::GridEngine::unitName(static_cast<Unit>(u)));
+  return names;
+}
+
+}  // namespace
+
+// The SM modules and their units; with the systemc scheduling each unit's process runs on its
+// unit's delta of the cycle (unitEvents_).
+std::vector<std::unique_ptr<sm::SmModule>> Gpu::makeSms() {
+  std::vector<const sc_event*> triggers;
+  if (cfg_.sm.scheduling == config::SmScheduling::Systemc)
+    for (const sc_event& e : unitEvents_) triggers.push_back(&e);
   std::vector<std::unique_ptr<sm::SmModule>> sms;
-  for (int i = 0; i < n; ++i)
-    sms.push_back(std::make_unique<sm::SmModule>(("sm" + std::to_string(i)).c_str()));
+  for (int i = 0; i < cfg_.gpu.num_sms; ++i)
+    sms.push_back(std::make_unique<sm::SmModule>(("sm" + std::to_string(i)).c_str(), unitNames(), triggers,
+                                                 [this, i](int u) {
+                                                   if (running_) engine_->step(static_cast<size_t>(i), static_cast<Unit>(u));
+                                                 }));
   return sms;
 }
+
+namespace {
 
 std::vector<mem::Downstream*> memories(const std::vector<std::unique_ptr<sm::SmModule>>& sms) {
   std::vector<mem::Downstream*> m;
@@ -39,14 +59,22 @@ Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& sta
                                             : mem::MemPort::Mode::ApproximatelyTimed,
                                         0}),
       cfg_(cfg), stats_(stats), period_(1.0e6 / cfg.gpu.core_clock_mhz, SC_PS), downstream_(port),
-      sm_bus_("sm_bus", downstream_, port), sms_(makeSms(cfg.gpu.num_sms)), gate_(memories(sms_)),
+      sm_bus_("sm_bus", downstream_, port), sms_(makeSms()), gate_(memories(sms_)),
       log_(log::get("gpu")) {
   regs.irq(irq);
   regs.onLaunch = [this](const model::LaunchRegs& r) { launch(r); };
   regs.onReset = [this] { softReset(); };
   build();
+  gate_.holdRequests(cfg.sm.scheduling == config::SmScheduling::Systemc);
   SC_METHOD(clockTick);
   sensitive << start_;
+  dont_initialize();
+  if (cfg.sm.scheduling != config::SmScheduling::Systemc) return;
+  SC_METHOD(nextUnit);
+  for (const sc_event& e : unitEvents_) sensitive << e;
+  dont_initialize();
+  SC_METHOD(cycleEnd);
+  sensitive << cycleEnd_;
   dont_initialize();
 }
 
@@ -184,14 +212,43 @@ void Gpu::startKernel(const model::LaunchRegs& r) {
   start_.notify(period_);
 }
 
+// One core cycle. Sequential scheduling: every SM's units, one SM after the other, here. The
+// systemc scheduling: the cycle begins here; each unit's processes (all SMs') run one delta
+// cycle after the previous unit's, paced by nextUnit(); cycleEnd() ends it.
 void Gpu::clockTick() {
   if (!running_) return;
+  gate_.beginCycle();
+  if (cfg_.sm.scheduling == config::SmScheduling::Systemc) {
+    if (!engine_->beginCycle()) return gate_.endCycle();
+    unit_ = 0;
+    unitEvents_[0].notify(SC_ZERO_TIME);
+    return;
+  }
   const sm::GridEngine::State st = engine_->tick();
+  gate_.endCycle();
+  if (afterCycle(st)) next_trigger(period_);
+}
+
+// Runs beside the processes of unit unit_, in their delta cycle.
+void Gpu::nextUnit() {
+  if (++unit_ < sm::GridEngine::kUnits) unitEvents_[static_cast<size_t>(unit_)].notify(SC_ZERO_TIME);
+  else cycleEnd_.notify(SC_ZERO_TIME);
+}
+
+void Gpu::cycleEnd() {
+  if (!running_) return gate_.endCycle();  // reset during the cycle
+  const sm::GridEngine::State st = engine_->endCycle();
+  gate_.endCycle();
+  if (afterCycle(st)) start_.notify(period_);
+}
+
+// Whether the grid runs on.
+bool Gpu::afterCycle(sm::GridEngine::State st) {
   lastCycles_ = engine_->cycles();
   regs.setCycles(lastCycles_);
-  if (st == sm::GridEngine::State::Done) return finish(model::ErrorCode::None, "");
-  if (st == sm::GridEngine::State::Faulted) return finish(model::ErrorCode::KernelFault, engine_->error());
-  next_trigger(period_);
+  if (st == sm::GridEngine::State::Done) return finish(model::ErrorCode::None, ""), false;
+  if (st == sm::GridEngine::State::Faulted) return finish(model::ErrorCode::KernelFault, engine_->error()), false;
+  return true;
 }
 
 void Gpu::finish(model::ErrorCode code, const std::string& error) {

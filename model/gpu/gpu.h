@@ -23,6 +23,7 @@
 // stops (a fault, a bad launch) at info: the host reads those from the error register.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -73,6 +74,10 @@ class Gpu : public sc_core::sc_module {
   void launch(const model::LaunchRegs& r);       // reads the code and parameters,
   void startKernel(const model::LaunchRegs& r);  // then decodes them and starts the grid
   void clockTick();
+  void nextUnit();   // sm.scheduling=systemc: paces the units' delta cycles
+  void cycleEnd();
+  bool afterCycle(sm::GridEngine::State st);
+  std::vector<std::unique_ptr<sm::SmModule>> makeSms();
   void finish(model::ErrorCode code, const std::string& error);
 
   const config::GpuConfig& cfg_;
@@ -80,6 +85,10 @@ class Gpu : public sc_core::sc_module {
   sc_core::sc_time period_;
   mem::MemPortDownstream downstream_;
   SmBus sm_bus_;  // the SM sockets' default target: forwards to downstream_
+  // sm.scheduling=systemc: unit u of every SM runs when unitEvents_[u] fires (before sms_).
+  std::array<sc_core::sc_event, sm::GridEngine::kUnits> unitEvents_;
+  sc_core::sc_event cycleEnd_;
+  int unit_ = 0;
   std::vector<std::unique_ptr<sm::SmModule>> sms_;
   MemoryGate gate_;  // the SM-side units of SM i reach sms_[i] through gate_.route(i)
   std::vector<std::unique_ptr<GlobalMemoryAdapter>> adapters_;

@@ -8,27 +8,74 @@ MemoryGate::MemoryGate(const std::vector<mem::Downstream*>& downs) {
   for (mem::Downstream* d : downs) routes_.push_back(std::make_unique<Route>(*this, *d));
 }
 
-mem::Downstream::Done MemoryGate::gated(mem::Downstream::Done done) {
+void MemoryGate::dropAnswers() {
+  generation_++;
+  outstanding_ = 0;
+  heldAnswers_.clear();
+  for (auto& r : routes_) r->held.clear();
+}
+
+mem::Downstream::Done MemoryGate::gated(mem::Downstream::Done done, unsigned bytes) {
   outstanding_++;
-  return [this, generation = generation_, d = std::move(done)](const unsigned char* data, bool ok) {
+  return [this, generation = generation_, bytes, d = std::move(done)](const unsigned char* data, bool ok) {
     if (generation != generation_) return;
     outstanding_--;
     answers_++;
-    d(data, ok);
+    if (!inCycle_) return d(data, ok);
+    heldAnswers_.push_back({generation, d, data ? std::vector<unsigned char>(data, data + bytes) : std::vector<unsigned char>{},
+                            data != nullptr, ok});
   };
 }
 
+void MemoryGate::endCycle() {
+  for (auto& r : routes_) {  // SM order, each SM's in the order its units made them
+    if (r->held.empty()) continue;
+    std::vector<HeldRequest> held;
+    held.swap(r->held);
+    for (HeldRequest& q : held) r->send(q);
+  }
+  inCycle_ = false;
+  if (heldAnswers_.empty()) return;
+  std::vector<HeldAnswer> answers;
+  answers.swap(heldAnswers_);
+  for (HeldAnswer& a : answers)
+    if (a.generation == generation_) a.done(a.hasData ? a.data.data() : nullptr, a.ok);
+}
+
+// A request is counted as owed when made, held or not.
 void MemoryGate::Route::read(std::uint64_t address, unsigned size, Done done) {
-  down_.read(address, size, gate_.gated(std::move(done)));
+  Done d = gate_.gated(std::move(done), size);
+  if (gate_.holdRequests_ && gate_.inCycle_)
+    return held.push_back({HeldRequest::Kind::Read, address, size, {}, {}, isa::Op{}, {}, std::move(d)});
+  down_.read(address, size, std::move(d));
 }
 
 void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
                               const unsigned char* byte_enable, unsigned size, Done done) {
-  down_.write(address, data, byte_enable, size, gate_.gated(std::move(done)));
+  Done d = gate_.gated(std::move(done), 0);
+  if (gate_.holdRequests_ && gate_.inCycle_)
+    return held.push_back({HeldRequest::Kind::Write, address, size, std::vector<unsigned char>(data, data + size),
+                           byte_enable ? std::vector<unsigned char>(byte_enable, byte_enable + size)
+                                       : std::vector<unsigned char>{},
+                           isa::Op{}, {}, std::move(d)});
+  down_.write(address, data, byte_enable, size, std::move(d));
 }
 
 void MemoryGate::Route::atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) {
-  down_.atomic(address, op, ops, gate_.gated(std::move(done)));
+  Done d = gate_.gated(std::move(done), 4 * ops.count);
+  if (gate_.holdRequests_ && gate_.inCycle_)
+    return held.push_back({HeldRequest::Kind::Atomic, address, 0, {}, {}, op, ops, std::move(d)});
+  down_.atomic(address, op, ops, std::move(d));
+}
+
+void MemoryGate::Route::send(HeldRequest& r) {
+  switch (r.kind) {
+    case HeldRequest::Kind::Read: return down_.read(r.address, r.size, std::move(r.done));
+    case HeldRequest::Kind::Write:
+      return down_.write(r.address, r.data.data(), r.enable.empty() ? nullptr : r.enable.data(), r.size,
+                         std::move(r.done));
+    case HeldRequest::Kind::Atomic: return down_.atomic(r.address, r.op, r.ops, std::move(r.done));
+  }
 }
 
 }  // namespace simtlm::gpu

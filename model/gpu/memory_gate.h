@@ -5,6 +5,14 @@
 // later and are dropped here, so that no rebuilt unit ever sees an answer to a request it did
 // not make. It also counts the answers and the requests still owed, over all SMs, for the
 // watchdog (sm::MemoryActivity).
+//
+// It also fixes what a cycle of the SMs sees of memory, whichever way the units are scheduled
+// (docs/timing-model.md): between beginCycle() and endCycle() answers are held and handed over
+// at endCycle() in arrival order, so a unit sees an answer in the first cycle that starts after
+// it arrived, in whichever delta cycle of the current one it came. With holdRequests() (the
+// systemc scheduling, where the units of all SMs run interleaved, one unit per delta cycle),
+// requests are held as well and sent at endCycle() in SM order, each SM's in the order its units
+// made them: the order in which the sequential scheduling sends them as it ticks SM after SM.
 #pragma once
 
 #include <cstdint>
@@ -22,15 +30,26 @@ class MemoryGate : public sm::MemoryActivity {
   explicit MemoryGate(const std::vector<mem::Downstream*>& downs);
   // What SM i's units send their requests to.
   mem::Downstream& route(int sm) { return *routes_.at(static_cast<size_t>(sm)); }
-  // Answers to the requests made so far are dropped from now on.
-  void dropAnswers() {
-    generation_++;
-    outstanding_ = 0;
-  }
+  // Answers to the requests made so far are dropped from now on, held ones included; held
+  // requests are dropped unsent.
+  void dropAnswers();
   std::uint64_t answers() const override { return answers_; }
   std::uint64_t outstanding() const override { return outstanding_; }
 
+  void holdRequests(bool on) { holdRequests_ = on; }
+  void beginCycle() { inCycle_ = true; }
+  void endCycle();
+
  private:
+  struct HeldRequest {
+    enum class Kind : std::uint8_t { Read, Write, Atomic } kind;
+    std::uint64_t address;
+    unsigned size;
+    std::vector<unsigned char> data, enable;  // a write's bytes and byte enables (may be empty: all)
+    isa::Op op;
+    mem::WordOps ops;
+    mem::Downstream::Done done;
+  };
   class Route : public mem::Downstream {
    public:
     Route(MemoryGate& gate, mem::Downstream& down) : gate_(gate), down_(down) {}
@@ -38,14 +57,25 @@ class MemoryGate : public sm::MemoryActivity {
     void write(std::uint64_t address, const unsigned char* data, const unsigned char* byte_enable,
                unsigned size, Done done) override;
     void atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) override;
+    void send(HeldRequest& r);
+    std::vector<HeldRequest> held;
 
    private:
     MemoryGate& gate_;
     mem::Downstream& down_;
   };
-  mem::Downstream::Done gated(mem::Downstream::Done done);
+  struct HeldAnswer {
+    std::uint64_t generation;
+    mem::Downstream::Done done;
+    std::vector<unsigned char> data;
+    bool hasData, ok;
+  };
+  // `bytes`: how many bytes the answer's data has (copied when the answer is held).
+  mem::Downstream::Done gated(mem::Downstream::Done done, unsigned bytes);
   std::vector<std::unique_ptr<Route>> routes_;
+  std::vector<HeldAnswer> heldAnswers_;
   std::uint64_t generation_ = 0, answers_ = 0, outstanding_ = 0;
+  bool holdRequests_ = false, inCycle_ = false;
 };
 
 }  // namespace simtlm::gpu

@@ -8,6 +8,11 @@
 
 namespace simtlm::sm {
 
+// step() maps the SM's own units onto SmCore's steps by position.
+static_assert(static_cast<int>(GridEngine::Unit::Fetch) - static_cast<int>(GridEngine::Unit::Shared) ==
+              static_cast<int>(SmCore::Step::Fetch));
+static_assert(GridEngine::kUnits == 2 + SmCore::kSteps);
+
 GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
                        const std::vector<mem::Downstream*>& code, stats::Registry& stats)
     : cfg_(cfg), ports_(ports) {
@@ -23,6 +28,7 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
     };
     smLogs_.push_back(&log::get("gpu.sm" + std::to_string(i)));
   }
+  clocked_.assign(sms_.size(), 0);
   for (size_t i = 0; i < sms_.size(); ++i)  // read, for the instruction limit, where the SM counts
     for (const auto& e : stats.entries())
       if (e.counter && e.name == "sm" + std::to_string(i) + ".issue.warp_instructions") issued_.push_back(e.counter);
@@ -50,7 +56,18 @@ std::string GridEngine::start(const KernelImage& image) {
 }
 
 GridEngine::State GridEngine::tick() {
-  if (state_ != State::Running) return state_;
+  if (!beginCycle()) return state_;
+  for (size_t i = 0; i < sms_.size(); ++i) {
+    if (!clocked_[i]) continue;
+    progress_ = icaches_[i]->tick(cycle_) || progress_;  // fills answered before this cycle's fetch
+    ports_[i]->tick(cycle_);
+    progress_ = sms_[i]->tick(cycle_) || progress_;
+  }
+  return endCycle();
+}
+
+bool GridEngine::beginCycle() {
+  if (state_ != State::Running) return false;
   if (nextBlock_ < totalBlocks_)
     for (auto& sm : sms_)  // hand out blocks in linear order to SMs with room
       while (nextBlock_ < totalBlocks_ && sm->canAdmit()) {
@@ -60,23 +77,41 @@ GridEngine::State GridEngine::tick() {
         logBlock(static_cast<size_t>(&sm - sms_.data()), b, "admitted");
       }
   const bool blocksToHandOut = nextBlock_ < totalBlocks_;
-  bool progress = false;
   for (size_t i = 0; i < sms_.size(); ++i) {
-    SmCore& sm = *sms_[i];
-    if (sm.idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut) {
-      gatedCycles_++;
-      continue;
-    }
-    progress = icaches_[i]->tick(cycle_) || progress;  // fills answered before this cycle's fetch
-    ports_[i]->tick(cycle_);
-    progress = sm.tick(cycle_) || progress;
-    if (!sm.fault().empty()) {
+    clocked_[i] = !(sms_[i]->idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut);
+    if (!clocked_[i]) gatedCycles_++;
+  }
+  progress_ = false;
+  return true;
+}
+
+void GridEngine::step(size_t i, Unit u) {
+  if (!clocked_[i]) return;
+  SmCore& sm = *sms_[i];
+  switch (u) {
+    case Unit::ICache: progress_ = icaches_[i]->tick(cycle_) || progress_; break;
+    case Unit::LdSt: ports_[i]->tick(cycle_); break;
+    case Unit::Shared:
+      if (sm.beginCycle(cycle_)) sm.step(SmCore::Step::Shared);
+      break;
+    case Unit::Fetch:
+      sm.step(SmCore::Step::Fetch);
+      progress_ = sm.endCycle() || progress_;
+      break;
+    default: sm.step(static_cast<SmCore::Step>(static_cast<int>(u) - static_cast<int>(Unit::Shared)));
+  }
+}
+
+// After every SM's units: the first SM (in SM order) that faulted in this cycle ends the grid.
+GridEngine::State GridEngine::endCycle() {
+  for (auto& sm : sms_)
+    if (!sm->fault().empty()) {
       cycle_++;
       totalCycles_++;
-      fail("kernel '" + image_.kernel->name + "': " + sm.fault());
+      fail("kernel '" + image_.kernel->name + "': " + sm->fault());
       return state_;
     }
-  }
+  bool progress = progress_;
   if (memory_ && memory_->answers() != memoryAnswers_) {  // a slow memory is still progress
     memoryAnswers_ = memory_->answers();
     progress = true;
@@ -93,6 +128,12 @@ GridEngine::State GridEngine::tick() {
     fail(stuckReport());
   }
   return state_;
+}
+
+const char* GridEngine::unitName(Unit u) {
+  static const char* const names[kUnits] = {"icache", "ldst", "shared", "writeback",
+                                            "execute", "issue", "operands", "fetch"};
+  return names[static_cast<int>(u)];
 }
 
 // Whether memory or the SMs stopped, then every waiting warp.

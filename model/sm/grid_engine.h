@@ -44,6 +44,17 @@ class GridEngine {
   std::string start(const KernelImage& image);
   // One core cycle; returns the state after it.
   State tick();
+  // The same cycle in parts, for a scheduler that runs each SM unit from its own process (the
+  // systemc scheduling): beginCycle() hands out blocks and decides which SMs are clocked (false:
+  // no grid running, nothing else may be called); then step() for every SM and unit, the units
+  // in the order of Unit (any SM order within one unit); endCycle() checks faults (the first SM
+  // in SM order), limits and the watchdog, and returns the state. tick() is exactly these calls.
+  enum class Unit : uint8_t { ICache, LdSt, Shared, Writeback, Execute, Issue, Operands, Fetch };
+  static constexpr int kUnits = 8;
+  static const char* unitName(Unit u);  // the unit's module name: "icache", ..., "fetch"
+  bool beginCycle();
+  void step(size_t sm, Unit u);
+  State endCycle();
 
   State state() const { return state_; }
   uint64_t cycles() const { return cycle_ - startCycle_; }  // core cycles of the current / last grid
@@ -76,6 +87,8 @@ class GridEngine {
   const MemoryActivity* memory_ = nullptr;
   uint64_t memoryAnswers_ = 0;  // memory_->answers() when last looked at
   uint64_t totalCycles_ = 0, kernels_ = 0;
+  std::vector<char> clocked_;  // per SM: ticked this cycle (beginCycle)
+  bool progress_ = false;       // something happened in this cycle's units
   uint64_t gatedCycles_ = 0;  // SM-cycles not clocked because the SM had nothing to do
   std::vector<const uint64_t*> issued_;  // per SM: its issue.warp_instructions counter
   std::vector<spdlog::logger*> smLogs_;  // per SM: "gpu.sm<i>" (blocks admitted and retired)

@@ -178,6 +178,13 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
 bool SmCore::idle() const { return residentBlocks_ == 0; }
 
 bool SmCore::tick(uint64_t cycle) {
+  if (!beginCycle(cycle)) return false;
+  for (int s = 0; s < kSteps; ++s) step(static_cast<Step>(s));
+  return endCycle();
+}
+
+bool SmCore::beginCycle(uint64_t cycle) {
+  stepping_ = false;
   if (!fault_.empty()) return false;
   cycles_++;
   if (idle()) return false;
@@ -187,18 +194,34 @@ bool SmCore::tick(uint64_t cycle) {
     return false;
   }
   sleepUntil_ = 0;
-  ctx_.now = cycle;
-  const uint64_t before = warpInstrs_ + fetched_ + opEvents_;
-  const size_t pendingBefore = inFlight_.size();
-  const bool memoryAnswered = tickMemory(cycle);  // shared-memory answers due this cycle
-  writeback(cycle);
-  dispatch(cycle);      // collected instructions to their units (frees collectors for issue)
-  issue(cycle);
-  operandTick(cycle);   // register-file bank writes, then operand reads
-  if (mech_) mech_->beforeFetch(cycle);  // beside the fetch scheduler
-  fetch(cycle);
-  maybeSleep(cycle);
-  return memoryAnswered || warpInstrs_ + fetched_ + opEvents_ != before || inFlight_.size() != pendingBefore;
+  ctx_.now = stepCycle_ = cycle;
+  progressBefore_ = warpInstrs_ + fetched_ + opEvents_;
+  pendingBefore_ = inFlight_.size();
+  stepping_ = true;
+  return true;
+}
+
+void SmCore::step(Step s) {
+  if (!stepping_) return;
+  const uint64_t cycle = stepCycle_;
+  switch (s) {
+    case Step::Shared: memoryAnswered_ = tickMemory(cycle); break;  // shared-memory answers due
+    case Step::Writeback: writeback(cycle); break;
+    case Step::Execute: dispatch(cycle); break;  // collected instructions to their units (frees collectors for issue)
+    case Step::Issue: issue(cycle); break;
+    case Step::Operands: operandTick(cycle); break;  // register-file bank writes, then operand reads
+    case Step::Fetch:
+      if (mech_) mech_->beforeFetch(cycle);  // beside the fetch scheduler
+      fetch(cycle);
+      break;
+  }
+}
+
+bool SmCore::endCycle() {
+  if (!stepping_) return false;
+  stepping_ = false;
+  maybeSleep(stepCycle_);
+  return memoryAnswered_ || warpInstrs_ + fetched_ + opEvents_ != progressBefore_ || inFlight_.size() != pendingBefore_;
 }
 
 void SmCore::maybeSleep(uint64_t cycle) {

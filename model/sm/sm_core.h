@@ -85,6 +85,15 @@ class SmCore {
   void admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid);
   // One core cycle. Returns whether anything happened.
   bool tick(uint64_t cycle);
+  // The same cycle in its unit steps, in pipeline-reverse order (docs/timing-model.md): tick()
+  // runs them in one go; the systemc scheduling runs each from its unit's own process, one delta
+  // cycle apart. beginCycle() says whether the steps run (not when faulted, empty or at rest);
+  // a step of a cycle that does not run does nothing; endCycle() says whether anything happened.
+  enum class Step : uint8_t { Shared, Writeback, Execute, Issue, Operands, Fetch };
+  static constexpr int kSteps = 6;
+  bool beginCycle(uint64_t cycle);
+  void step(Step s);
+  bool endCycle();
   bool idle() const;  // no resident blocks
 
   std::function<void(uint32_t blockLinear)> onBlockDone;
@@ -261,6 +270,10 @@ class SmCore {
     return k;
   }
   void maybeSleep(uint64_t cycle);
+  // The cycle the steps run in (beginCycle .. endCycle), and what endCycle() compares with.
+  bool stepping_ = false, memoryAnswered_ = false;
+  uint64_t stepCycle_ = 0, progressBefore_ = 0;
+  size_t pendingBefore_ = 0;
   int lastFetched_ = -1;
   uint32_t nextFetchId_ = 0;  // tags I-cache misses, so a late fill never feeds a reused slot
 

@@ -1,9 +1,14 @@
 // An SM as a SystemC module (`gpu.sm<N>`): its boundary toward the memory side.
 //   to_memory  TLM-2.0 initiator socket (base protocol): the SM's L1 misses, stores and atomics
 //              (or, without an L1, its coalesced global accesses) and its I-cache line fills.
-// The SM's timing units (sm::SmCore, its I-cache, coalescer and L1) stay plain C++, ticked by
-// the GPU's clock and rebuilt when the GPU releases a faulted kernel; they reach this module
-// through memory(). The module, its port and its socket are built once, at elaboration.
+// Its units are child modules named by role (`gpu.sm<N>.icache`, `.ldst`, `.shared`,
+// `.writeback`, `.execute`, `.issue`, `.operands`, `.fetch`: GridEngine::Unit). Their state
+// (sm::SmCore, its I-cache, coalescer and L1) is plain C++, rebuilt when the GPU releases a
+// faulted kernel, and reaches memory through memory(). With sm.scheduling=systemc each unit
+// module runs its step from its own SC_METHOD, triggered once per cycle by the GPU's delta
+// chain (docs/timing-model.md); otherwise the GPU's clock calls the steps in one loop and the
+// unit modules have no process. The module, its units, its port and its socket are built once,
+// at elaboration.
 //
 // Binding: whoever builds the platform may bind `to_memory` to a model of their own (an L2, a
 // network) before the end of elaboration; otherwise the GPU binds it to its own SM-side
@@ -14,6 +19,10 @@
 // setMode() selects loosely-timed (b_transport) when the configuration asks for it.
 #pragma once
 
+#include <functional>
+#include <memory>
+#include <vector>
+
 #include <systemc>
 #include <tlm>
 
@@ -22,12 +31,28 @@
 
 namespace simtlm::sm {
 
+// One unit of an SM in the SystemC hierarchy. With a trigger, an SC_METHOD runs `step` each
+// time the trigger fires (never at initialization); without one, the module has no process.
+class UnitModule : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(UnitModule);
+  UnitModule(sc_core::sc_module_name name, const sc_core::sc_event* trigger, std::function<void()> step);
+
+ private:
+  void run() { step_(); }
+  std::function<void()> step_;
+};
+
 class SmModule : public sc_core::sc_module {
  public:
   tlm::tlm_initiator_socket<> to_memory;
   mem::MemPort port;  // the SM's initiator, bound through to_memory
 
-  explicit SmModule(sc_core::sc_module_name name);
+  // Unit u is named units[u] and, when triggers is not empty, runs step(u) whenever triggers[u]
+  // fires.
+  SmModule(sc_core::sc_module_name name, const std::vector<const char*>& units,
+           const std::vector<const sc_core::sc_event*>& triggers, const std::function<void(int unit)>& step);
+  const std::vector<std::unique_ptr<UnitModule>>& units() const { return units_; }
 
   // Whether someone has bound to_memory yet (meaningful during elaboration).
   bool bound() { return to_memory.bind_count() > 0; }
@@ -39,6 +64,7 @@ class SmModule : public sc_core::sc_module {
 
  private:
   mem::MemPortDownstream memory_;
+  std::vector<std::unique_ptr<UnitModule>> units_;
 };
 
 }  // namespace simtlm::sm
