@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <vector>
 
 namespace simtlm::gpu {
@@ -32,11 +33,12 @@ bool GlobalMemoryAdapter::canAccept() const {
   return coalescer_.canAccept() && static_cast<int>(accesses_.size()) < maxOutstanding_;
 }
 
-void GlobalMemoryAdapter::issue(const sm::GlobalAccess& a, Done done) {
+void GlobalMemoryAdapter::issue(const sm::GlobalRequest& request) {
   const uint64_t tag = nextTag_++;
   Access& acc = accesses_[tag];
-  acc.a = a;
-  acc.done = std::move(done);
+  acc.a = request.access;
+  acc.id = request.id;
+  const sm::GlobalAccess& a = acc.a;
   uint64_t addr[32];
   for (int l = 0; l < 32; ++l) addr[l] = a.addr[l];
   if (a.mask == 0) {  // nothing to access: completes at once
@@ -153,9 +155,14 @@ void GlobalMemoryAdapter::tick(uint64_t cycle) {
   while (!finished_.empty()) {
     const uint64_t tag = finished_.front();
     finished_.pop_front();
-    Access x = std::move(accesses_.at(tag));
+    Access& x = accesses_.at(tag);
+    sm::GlobalResponse r;
+    r.id = x.id;
+    r.words = x.words;
+    r.error = std::move(x.error);
     accesses_.erase(tag);
-    x.done(x.words.data(), x.error);
+    if (!responses_ || !responses_->nb_write(r))
+      throw std::logic_error("GlobalMemoryAdapter: the SM's response channel is unbound or full");
   }
 }
 

@@ -8,8 +8,8 @@
 //   otherwise    straight to `down`: loads read the touched span of each segment, stores write
 //                it with byte enables, atomics travel with their per-lane operations.
 // Lanes are in lane order everywhere, so the highest lane wins a shared word as in the
-// interpreter. Completions are recorded and handed to the SM in tick(), so the SM sees them in
-// its own cycle order. The memory-side objects answer through `down` (the TLM MemPort in the
+// interpreter. Completions are recorded and written to the SM's response channel in tick()
+// (sm/global_access.h), so the SM sees them in its own cycle order. The memory-side objects answer through `down` (the TLM MemPort in the
 // GPU; a fake in tests).
 #pragma once
 
@@ -34,9 +34,10 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
                       stats::Registry& stats, const std::string& prefix);
   // At each kernel launch: the L1 is invalidated (the host may have written memory) and the
   // cycle count starts again.
-  void startKernel();
+  void startKernel() override;
+  void bind(sc_core::sc_fifo_out_if<sm::GlobalResponse>& responses) override { responses_ = &responses; }
   bool canAccept() const override;
-  void issue(const sm::GlobalAccess& access, Done done) override;
+  void issue(const sm::GlobalRequest& request) override;
   void tick(uint64_t cycle) override;
   bool idle() const override { return accesses_.empty() && coalescer_.idle() && (!l1_ || l1_->idle()); }
   const mem::L1Cache* l1() const { return l1_.get(); }
@@ -44,7 +45,7 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
  private:
   struct Access {
     sm::GlobalAccess a;
-    Done done;
+    uint64_t id;  // the SM's
     int inFlight = 0;
     bool allSent = false;
     std::array<uint32_t, 32> words{};
@@ -56,6 +57,7 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   void finishOne(uint64_t tag, bool ok);
 
   mem::Downstream& down_;
+  sc_core::sc_fifo_out_if<sm::GlobalResponse>* responses_ = nullptr;
   mem::Coalescer coalescer_;
   std::unique_ptr<mem::L1Cache> l1_;  // null when l1.enabled is false
   uint64_t lineMask_;

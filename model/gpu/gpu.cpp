@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 
 #include "isa/cfg.h"
 #include "isa/diagnostics.h"
@@ -93,14 +94,21 @@ void Gpu::build() {
   std::vector<sm::GlobalMemoryPort*> ports;
   std::vector<mem::Downstream*> code;
   for (int i = 0; i < cfg_.gpu.num_sms; ++i) {
-    adapters_.push_back(std::make_unique<GlobalMemoryAdapter>(  // coalescer and L1 of SM i
-        gate_.route(i), cfg_, 64, stats_, "sm" + std::to_string(i)));
+    if (ldstFactory_)
+      adapters_.push_back(ldstFactory_(i, gate_.route(i), stats_));
+    else
+      adapters_.push_back(std::make_unique<GlobalMemoryAdapter>(  // coalescer and L1 of SM i
+          gate_.route(i), cfg_, sm::GlobalMemoryPort::kMaxResponses, stats_, "sm" + std::to_string(i)));
+    if (!adapters_.back()) throw std::invalid_argument("Gpu::setLdStFactory: the factory built no LD/ST unit");
     ports.push_back(adapters_.back().get());
     // Instruction fetch: one I-cache per SM (built by the engine), filled through the same
     // memory socket as the SM's global path.
     code.push_back(&gate_.route(i));
   }
-  engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_);
+  std::vector<sm::GridEngine::AnswerChannel> answers;  // the systemc scheduling's sc_fifos
+  for (auto& sm : sms_)
+    if (sm->answers()) answers.push_back({sm->answers(), sm->answers()});
+  engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_, answers);
   engine_->watchMemory(&gate_);
 }
 
@@ -108,12 +116,21 @@ void Gpu::release() {
   port.drop_queued();
   gate_.dropAnswers();
   sm_bus_.release();  // after dropAnswers: the SMs' units never see these answers
-  for (auto& sm : sms_) sm->port.drop_queued();
+  for (auto& sm : sms_) {
+    sm->port.drop_queued();
+    sm->drainAnswers();
+  }
   stats_.beginRebuild();
   engine_.reset();  // the SMs use the adapters: they go first
   adapters_.clear();
   build();
   stats_.endRebuild();
+}
+
+void Gpu::setLdStFactory(LdStFactory factory) {
+  if (sc_is_running()) throw std::logic_error("Gpu::setLdStFactory: only before the simulation starts");
+  ldstFactory_ = std::move(factory);
+  release();
 }
 
 void Gpu::softReset() {

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +66,13 @@ class Gpu : public sc_core::sc_module {
   // next launch on, a global access outside every one faults with the interpreter's message
   // (block, warp, lane, PC, address), where memory alone would have let it pass.
   void checkBuffers(std::vector<std::pair<uint32_t, uint32_t>> buffers);
+  // An LD/ST unit of the user's own for global memory (model/sm/global_access.h) in place of
+  // the coalescer and L1: the factory builds SM `sm`'s, sending its memory traffic to `memory`
+  // (that SM's socket) and registering its statistics, if any, in `stats`. Before the
+  // simulation starts; the SM-side units are rebuilt with it, and again with it after a fault.
+  using LdStFactory = std::function<std::unique_ptr<sm::GlobalMemoryPort>(int sm, mem::Downstream& memory,
+                                                                          stats::Registry& stats)>;
+  void setLdStFactory(LdStFactory factory);
 
  private:
   void before_end_of_elaboration() override;  // binds the SM sockets left unbound to sm_bus_
@@ -91,7 +99,8 @@ class Gpu : public sc_core::sc_module {
   int unit_ = 0;
   std::vector<std::unique_ptr<sm::SmModule>> sms_;
   MemoryGate gate_;  // the SM-side units of SM i reach sms_[i] through gate_.route(i)
-  std::vector<std::unique_ptr<GlobalMemoryAdapter>> adapters_;
+  LdStFactory ldstFactory_;  // empty: GlobalMemoryAdapter
+  std::vector<std::unique_ptr<sm::GlobalMemoryPort>> adapters_;
   std::unique_ptr<sm::GridEngine> engine_;
   std::vector<unsigned char> code_;  // the launch's code and parameters as read from memory
   std::vector<uint32_t> params_;

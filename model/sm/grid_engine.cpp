@@ -9,19 +9,28 @@
 namespace simtlm::sm {
 
 // step() maps the SM's own units onto SmCore's steps by position.
-static_assert(static_cast<int>(GridEngine::Unit::Fetch) - static_cast<int>(GridEngine::Unit::Shared) ==
+static_assert(static_cast<int>(GridEngine::Unit::Fetch) - static_cast<int>(GridEngine::Unit::Answers) ==
               static_cast<int>(SmCore::Step::Fetch));
 static_assert(GridEngine::kUnits == 2 + SmCore::kSteps);
 
 GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
-                       const std::vector<mem::Downstream*>& code, stats::Registry& stats)
+                       const std::vector<mem::Downstream*>& code, stats::Registry& stats,
+                       const std::vector<AnswerChannel>& answers)
     : cfg_(cfg), ports_(ports) {
-  if (code.size() != ports_.size())
-    throw std::invalid_argument("GridEngine: one instruction memory per SM is needed");
+  if (code.size() != ports_.size() || (!answers.empty() && answers.size() != ports_.size()))
+    throw std::invalid_argument("GridEngine: one instruction memory (and answer channel, if any) per SM is needed");
   for (size_t i = 0; i < ports_.size(); ++i) {
     icaches_.push_back(std::make_unique<frontend::ICache>(
         cfg.frontend, *code[i], stats::Group(stats, "sm" + std::to_string(i) + ".icache")));
-    sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], *icaches_[i], stats));
+    updates_.push_back(std::make_unique<UpdateList>());
+    AnswerChannel channel = answers.empty() ? AnswerChannel{nullptr, nullptr} : answers[i];
+    if (!channel.in) {
+      answerRegs_.push_back(std::make_unique<PipelineRegister<GlobalResponse>>(
+          "sm" + std::to_string(i) + ".ldst_answers", GlobalMemoryPort::kMaxResponses, *updates_.back()));
+      channel = {answerRegs_.back().get(), answerRegs_.back().get()};
+    }
+    ports_[i]->bind(*channel.out);
+    sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], *channel.in, *icaches_[i], stats));
     sms_.back()->onBlockDone = [this, i](uint32_t block) {
       blocksLeft_--;
       logBlock(i, block, "retired");
@@ -61,6 +70,7 @@ GridEngine::State GridEngine::tick() {
     if (!clocked_[i]) continue;
     progress_ = icaches_[i]->tick(cycle_) || progress_;  // fills answered before this cycle's fetch
     ports_[i]->tick(cycle_);
+    if (!updates_[i]->empty()) updates_[i]->commit();  // the LD/ST unit's responses, for the SM's answers step
     progress_ = sms_[i]->tick(cycle_) || progress_;
   }
   return endCycle();
@@ -90,15 +100,18 @@ void GridEngine::step(size_t i, Unit u) {
   SmCore& sm = *sms_[i];
   switch (u) {
     case Unit::ICache: progress_ = icaches_[i]->tick(cycle_) || progress_; break;
-    case Unit::LdSt: ports_[i]->tick(cycle_); break;
-    case Unit::Shared:
-      if (sm.beginCycle(cycle_)) sm.step(SmCore::Step::Shared);
+    case Unit::LdSt:
+      ports_[i]->tick(cycle_);
+      if (!updates_[i]->empty()) updates_[i]->commit();
+      break;
+    case Unit::Answers:
+      if (sm.beginCycle(cycle_)) sm.step(SmCore::Step::Answers);
       break;
     case Unit::Fetch:
       sm.step(SmCore::Step::Fetch);
       progress_ = sm.endCycle() || progress_;
       break;
-    default: sm.step(static_cast<SmCore::Step>(static_cast<int>(u) - static_cast<int>(Unit::Shared)));
+    default: sm.step(static_cast<SmCore::Step>(static_cast<int>(u) - static_cast<int>(Unit::Answers)));
   }
 }
 
@@ -131,7 +144,7 @@ GridEngine::State GridEngine::endCycle() {
 }
 
 const char* GridEngine::unitName(Unit u) {
-  static const char* const names[kUnits] = {"icache", "ldst", "shared", "writeback",
+  static const char* const names[kUnits] = {"icache", "ldst", "answers", "writeback",
                                             "execute", "issue", "operands", "fetch"};
   return names[static_cast<int>(u)];
 }

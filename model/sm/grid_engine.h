@@ -16,6 +16,7 @@
 #include "model/common/stats.h"
 #include "model/frontend/icache.h"
 #include "model/mem/downstream.h"
+#include "model/sm/pipeline_register.h"
 #include "model/sm/sm_core.h"
 
 namespace simtlm::sm {
@@ -37,8 +38,17 @@ class GridEngine {
   // One SM core per port (ports[i] is SM i's global-memory port, code[i] the memory its
   // I-cache fills lines from; both outlive the engine). Each SM gets a frontend::ICache over
   // code[i], with statistics under `sm<i>.icache`.
+  // answers[i] is the channel SM i's LD/ST unit writes its responses to (global_access.h), both
+  // ends, owned by the caller (the systemc scheduling's sc_fifo, at least
+  // GlobalMemoryPort::kMaxResponses deep); empty: the engine makes a pipeline register per SM and
+  // commits it after the LD/ST step.
+  struct AnswerChannel {
+    sc_core::sc_fifo_in_if<GlobalResponse>* in;
+    sc_core::sc_fifo_out_if<GlobalResponse>* out;
+  };
   GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
-             const std::vector<mem::Downstream*>& code, stats::Registry& stats);
+             const std::vector<mem::Downstream*>& code, stats::Registry& stats,
+             const std::vector<AnswerChannel>& answers = {});
 
   // Starts a grid. Returns an error (nothing started) when a block can never fit on an SM.
   std::string start(const KernelImage& image);
@@ -49,7 +59,7 @@ class GridEngine {
   // no grid running, nothing else may be called); then step() for every SM and unit, the units
   // in the order of Unit (any SM order within one unit); endCycle() checks faults (the first SM
   // in SM order), limits and the watchdog, and returns the state. tick() is exactly these calls.
-  enum class Unit : uint8_t { ICache, LdSt, Shared, Writeback, Execute, Issue, Operands, Fetch };
+  enum class Unit : uint8_t { ICache, LdSt, Answers, Writeback, Execute, Issue, Operands, Fetch };
   static constexpr int kUnits = 8;
   static const char* unitName(Unit u);  // the unit's module name: "icache", ..., "fetch"
   bool beginCycle();
@@ -79,6 +89,8 @@ class GridEngine {
   const config::GpuConfig& cfg_;
   std::vector<GlobalMemoryPort*> ports_;
   std::vector<std::unique_ptr<frontend::ICache>> icaches_;  // one per SM, before the SMs
+  std::vector<std::unique_ptr<UpdateList>> updates_;  // per SM: its pipeline registers' update phase
+  std::vector<std::unique_ptr<PipelineRegister<GlobalResponse>>> answerRegs_;  // when not given
   std::vector<std::unique_ptr<SmCore>> sms_;
   KernelImage image_;
   State state_ = State::Idle;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "isa/cfg.h"
 #include "isa/semantics.h"
@@ -10,8 +11,9 @@
 
 namespace simtlm::sm {
 
-void IdealGlobalMemory::issue(const GlobalAccess& a, Done done) {
-  Pending p{now_ + static_cast<uint64_t>(latency_), {}, {}, std::move(done)};
+void IdealGlobalMemory::issue(const GlobalRequest& request) {
+  const GlobalAccess& a = request.access;
+  Pending p{now_ + static_cast<uint64_t>(latency_), {}, {}, request.id};
   const isa::OpInfo& oi = isa::info(a.op);
   for (int l = 0; l < 32 && p.error.empty(); ++l) {
     if (!(a.mask >> l & 1u)) continue;
@@ -39,9 +41,10 @@ void IdealGlobalMemory::issue(const GlobalAccess& a, Done done) {
 void IdealGlobalMemory::tick(uint64_t cycle) {
   now_ = cycle;
   while (!pending_.empty() && pending_.front().at <= cycle) {
-    Pending p = std::move(pending_.front());
+    GlobalResponse r{pending_.front().id, pending_.front().words, std::move(pending_.front().error)};
     pending_.pop_front();
-    p.done(p.words.data(), p.error);
+    if (!responses_ || !responses_->nb_write(r))
+      throw std::logic_error("IdealGlobalMemory: the SM's response channel is unbound or full");
   }
 }
 

@@ -19,8 +19,9 @@ class IdealGlobalMemory : public GlobalMemoryPort {
  public:
   IdealGlobalMemory(isa::GlobalMemory& memory, int latency, int maxOutstanding = 64)
       : mem_(memory), latency_(latency), maxOutstanding_(maxOutstanding) {}
+  void bind(sc_core::sc_fifo_out_if<GlobalResponse>& responses) override { responses_ = &responses; }
   bool canAccept() const override { return static_cast<int>(pending_.size()) < maxOutstanding_; }
-  void issue(const GlobalAccess& access, Done done) override;
+  void issue(const GlobalRequest& request) override;
   void tick(uint64_t cycle) override;
   bool idle() const override { return pending_.empty(); }
 
@@ -29,9 +30,10 @@ class IdealGlobalMemory : public GlobalMemoryPort {
     uint64_t at;
     std::array<uint32_t, 32> words;
     std::string error;
-    Done done;
+    uint64_t id;
   };
   isa::GlobalMemory& mem_;
+  sc_core::sc_fifo_out_if<GlobalResponse>* responses_ = nullptr;
   int latency_, maxOutstanding_;
   uint64_t now_ = 0;
   std::deque<Pending> pending_;

@@ -26,8 +26,8 @@ constexpr uint64_t kNotYet = ~uint64_t{0};  // a fetch waiting for its I-cache l
 }  // namespace
 
 SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
-               frontend::ICache& icache, stats::Registry& stats)
-    : id_(id), cfg_(cfg), mem_(memory), icache_(icache), warps_(static_cast<size_t>(cfg.sm.num_warps)),
+               sc_core::sc_fifo_in_if<GlobalResponse>& answers, frontend::ICache& icache, stats::Registry& stats)
+    : id_(id), cfg_(cfg), mem_(memory), answers_(answers), icache_(icache), warps_(static_cast<size_t>(cfg.sm.num_warps)),
       blocks_(static_cast<size_t>(cfg.sm.max_blocks)), scoreboard_(cfg.sm.num_warps),
       ops_(cfg, mechanisms::resourcesFor(cfg)), warpAge_(static_cast<size_t>(cfg.sm.num_warps), 0),
       ctx_{id, cfg, image_, warps_, blocks_, ops_, scoreboard_, shared_, opEvents_, fetched_, 0,
@@ -185,6 +185,7 @@ bool SmCore::tick(uint64_t cycle) {
 
 bool SmCore::beginCycle(uint64_t cycle) {
   stepping_ = false;
+  if (answers_.num_available() > 0) takeAnswers();  // before anything else looks at the warps
   if (!fault_.empty()) return false;
   cycles_++;
   if (idle()) return false;
@@ -205,7 +206,7 @@ void SmCore::step(Step s) {
   if (!stepping_) return;
   const uint64_t cycle = stepCycle_;
   switch (s) {
-    case Step::Shared: memoryAnswered_ = tickMemory(cycle); break;  // shared-memory answers due
+    case Step::Answers: memoryAnswered_ = tickMemory(cycle); break;  // shared-memory answers due
     case Step::Writeback: writeback(cycle); break;
     case Step::Execute: dispatch(cycle); break;  // collected instructions to their units (frees collectors for issue)
     case Step::Issue: issue(cycle); break;

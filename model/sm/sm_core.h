@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "isa/warp.h"
@@ -33,6 +34,7 @@
 #include "model/common/stats.h"
 #include "model/frontend/icache.h"
 #include "model/mem/shared_memory.h"
+#include "model/sm/global_access.h"
 #include "model/sm/ibuffer.h"
 #include "model/sm/operand_stage.h"
 #include "model/sm/scoreboard.h"
@@ -42,28 +44,6 @@
 
 namespace simtlm::sm {
 
-
-// A global load, store or atomic of one warp instruction.
-struct GlobalAccess {
-  isa::Op op;
-  uint32_t mask = 0;                    // lanes that access
-  std::array<uint32_t, 32> addr{};      // byte addresses
-  std::array<uint32_t, 32> data{};      // store data / atomic operand b
-  std::array<uint32_t, 32> data2{};     // cas swap value
-};
-
-// The memory system beyond the SM.
-class GlobalMemoryPort {
- public:
-  using Done = std::function<void(const uint32_t* words, const std::string& error)>;
-  virtual ~GlobalMemoryPort() = default;
-  virtual bool canAccept() const = 0;
-  // Starts an access; `done` is called later from tick() with the per-lane words (load data,
-  // atomics' old values) or a non-empty error.
-  virtual void issue(const GlobalAccess& access, Done done) = 0;
-  virtual void tick(uint64_t cycle) = 0;
-  virtual bool idle() const = 0;
-};
 
 // Where a fault happened, beyond its warp (SmCore::setFault).
 struct FaultSite {
@@ -75,8 +55,9 @@ struct FaultSite {
 class SmCore {
  public:
   // `icache` is this SM's instruction cache (it outlives the core); the core answers its fills.
-  SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, frontend::ICache& icache,
-         stats::Registry& stats);
+  // `answers` is the channel the LD/ST unit `memory` writes its responses to (global_access.h).
+  SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
+         sc_core::sc_fifo_in_if<GlobalResponse>& answers, frontend::ICache& icache, stats::Registry& stats);
   ~SmCore();
 
   void startKernel(const KernelImage& image);
@@ -87,9 +68,10 @@ class SmCore {
   bool tick(uint64_t cycle);
   // The same cycle in its unit steps, in pipeline-reverse order (docs/timing-model.md): tick()
   // runs them in one go; the systemc scheduling runs each from its unit's own process, one delta
-  // cycle apart. beginCycle() says whether the steps run (not when faulted, empty or at rest);
-  // a step of a cycle that does not run does nothing; endCycle() says whether anything happened.
-  enum class Step : uint8_t { Shared, Writeback, Execute, Issue, Operands, Fetch };
+  // cycle apart. beginCycle() takes the LD/ST unit's responses and says whether the steps run
+  // (not when faulted, empty or at rest); a step of a cycle that does not run does nothing;
+  // endCycle() says whether anything happened.
+  enum class Step : uint8_t { Answers, Writeback, Execute, Issue, Operands, Fetch };
   static constexpr int kSteps = 6;
   bool beginCycle(uint64_t cycle);
   void step(Step s);
@@ -173,6 +155,19 @@ class SmCore {
   const int id_;
   const config::GpuConfig& cfg_;
   GlobalMemoryPort& mem_;
+  sc_core::sc_fifo_in_if<GlobalResponse>& answers_;
+  // Global accesses sent to the LD/ST unit and not answered yet, by request id.
+  struct PendingGlobal {
+    int slot;
+    isa::Instr instr;
+    uint32_t exec;
+    bool writesReg;
+    int64_t pc;  // (an error answers later, when another instruction may be dispatching)
+  };
+  std::unordered_map<uint64_t, PendingGlobal> pendingGlobal_;
+  uint64_t nextGlobalId_ = 0;
+  void takeAnswers();  // the LD/ST unit's responses, in the order it wrote them
+  void globalAnswered(const GlobalResponse& r);
   frontend::ICache& icache_;
   KernelImage image_;
   // Per instruction of the kernel, the registers it touches and writes (decoded once at

@@ -8,6 +8,7 @@
 // accept, lane by lane in lane order; global ones by the memory they reach.
 #include <algorithm>
 #include <iterator>
+#include <stdexcept>
 
 #include "model/sm/sm_core.h"
 #include "model/sm/sm_core_state.h"
@@ -158,22 +159,35 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   if (writesReg) scoreboard_.reserve(slot, in);
   w.pendingMem++;
   globalAccesses_++;
-  // An error answers later, when another instruction may be dispatching: name this one's PC.
-  const int64_t pc = dispatchPc_;
-  mem_.issue(a, [this, slot, in, exec, writesReg, pc](const uint32_t* result, const std::string& error) {
-    Warp& w2 = warps_[slot];
-    if (!error.empty()) return setFault(slot, error, {pc, -1, std::nullopt});
-    if (writesReg) {
-      w2.ctx->writeLanes(in.d, result, exec);
-      resultReady(slot, in, ops_.dest(slot, in));  // a register-file write through the collectors' port
-    }
-    w2.pendingMem--;
-    opEvents_++;
-    wake(slot);
-    Block& b = blocks_[w2.block];
-    releaseBarrier(b);
-    retireBlock(b);
-  });
+  const uint64_t id = nextGlobalId_++;
+  pendingGlobal_.emplace(id, PendingGlobal{slot, in, exec, writesReg, dispatchPc_});
+  mem_.issue(GlobalRequest{id, a});
+}
+
+void SmCore::takeAnswers() {
+  GlobalResponse r;
+  while (answers_.nb_read(r)) globalAnswered(r);
+}
+
+// A global access is answered: loads and atomics write their lanes, and their register write
+// goes through the collectors' port like any result.
+void SmCore::globalAnswered(const GlobalResponse& r) {
+  const auto it = pendingGlobal_.find(r.id);
+  if (it == pendingGlobal_.end()) throw std::logic_error("SmCore: an answer to no global access");
+  const PendingGlobal g = it->second;
+  pendingGlobal_.erase(it);
+  Warp& w = warps_[g.slot];
+  if (!r.error.empty()) return setFault(g.slot, r.error, {g.pc, -1, std::nullopt});
+  if (g.writesReg) {
+    w.ctx->writeLanes(g.instr.d, r.words.data(), g.exec);
+    resultReady(g.slot, g.instr, ops_.dest(g.slot, g.instr));
+  }
+  w.pendingMem--;
+  opEvents_++;
+  wake(g.slot);
+  Block& b = blocks_[w.block];
+  releaseBarrier(b);
+  retireBlock(b);
 }
 
 }  // namespace simtlm::sm

@@ -20,6 +20,15 @@ SmModule::SmModule(sc_core::sc_module_name name, const std::vector<const char*>&
   for (size_t u = 0; u < units.size(); ++u)
     units_.push_back(std::make_unique<UnitModule>(units[u], triggers.empty() ? nullptr : triggers[u],
                                                   [step, u] { step(static_cast<int>(u)); }));
+  if (!triggers.empty())
+    answers_ = std::make_unique<sc_core::sc_fifo<GlobalResponse>>("ldst_answers", GlobalMemoryPort::kMaxResponses);
+}
+
+void SmModule::drainAnswers() {
+  GlobalResponse r;
+  if (answers_)
+    while (answers_->nb_read(r)) {
+    }
 }
 
 }  // namespace simtlm::sm

@@ -1,7 +1,7 @@
 // An SM as a SystemC module (`gpu.sm<N>`): its boundary toward the memory side.
 //   to_memory  TLM-2.0 initiator socket (base protocol): the SM's L1 misses, stores and atomics
 //              (or, without an L1, its coalesced global accesses) and its I-cache line fills.
-// Its units are child modules named by role (`gpu.sm<N>.icache`, `.ldst`, `.shared`,
+// Its units are child modules named by role (`gpu.sm<N>.icache`, `.ldst`, `.answers`,
 // `.writeback`, `.execute`, `.issue`, `.operands`, `.fetch`: GridEngine::Unit). Their state
 // (sm::SmCore, its I-cache, coalescer and L1) is plain C++, rebuilt when the GPU releases a
 // faulted kernel, and reaches memory through memory(). With sm.scheduling=systemc each unit
@@ -28,6 +28,7 @@
 
 #include "model/mem/downstream.h"
 #include "model/mem/mem_port.h"
+#include "model/sm/global_access.h"
 
 namespace simtlm::sm {
 
@@ -53,6 +54,10 @@ class SmModule : public sc_core::sc_module {
   SmModule(sc_core::sc_module_name name, const std::vector<const char*>& units,
            const std::vector<const sc_core::sc_event*>& triggers, const std::function<void(int unit)>& step);
   const std::vector<std::unique_ptr<UnitModule>>& units() const { return units_; }
+  // With the systemc scheduling, the channel from the LD/ST unit to the answers unit
+  // (`gpu.sm<N>.ldst_answers`, global_access.h; null otherwise: the engine's pipeline register).
+  sc_core::sc_fifo<GlobalResponse>* answers() { return answers_.get(); }
+  void drainAnswers();  // drops what a released kernel's LD/ST unit left in it
 
   // Whether someone has bound to_memory yet (meaningful during elaboration).
   bool bound() { return to_memory.bind_count() > 0; }
@@ -65,6 +70,7 @@ class SmModule : public sc_core::sc_module {
  private:
   mem::MemPortDownstream memory_;
   std::vector<std::unique_ptr<UnitModule>> units_;
+  std::unique_ptr<sc_core::sc_fifo<GlobalResponse>> answers_;
 };
 
 }  // namespace simtlm::sm

@@ -8,14 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "isa/interpreter.h"
 #include "model/gpu/platform.h"
+#include "workloads/workload.h"
 
 using namespace sc_core;
 using namespace simtlm;
 
 namespace {
 
-const std::vector<std::string> kUnits = {"icache", "ldst", "shared", "writeback",
+const std::vector<std::string> kUnits = {"icache", "ldst", "answers", "writeback",
                                          "execute", "issue", "operands", "fetch"};
 
 void collect(const std::vector<sc_object*>& objects, std::vector<sc_object*>& out) {
@@ -61,8 +63,31 @@ void checkUnits(config::SmScheduling scheduling, bool processes) {
         EXPECT_EQ(process, nullptr) << name << ": a process under the sequential scheduling";
       }
     }
+    // The LD/ST unit's responses: an sc_fifo of the SM under systemc, the engine's pipeline
+    // register (not a SystemC object) otherwise.
+    sc_object* answers = find(all, sm + ".ldst_answers");
+    if (processes) {
+      ASSERT_NE(answers, nullptr) << sm;
+      EXPECT_STREQ(answers->kind(), "sc_fifo");
+      EXPECT_EQ(top.gpu.sm(i).answers(), answers);
+    } else {
+      EXPECT_EQ(answers, nullptr) << sm;
+      EXPECT_EQ(top.gpu.sm(i).answers(), nullptr);
+    }
   }
 }
+
+// Counts the delta cycles in which SM 0's LD/ST unit wrote responses to its sc_fifo.
+struct AnswerWatch : sc_module {
+  SC_HAS_PROCESS(AnswerWatch);
+  AnswerWatch(sc_module_name n, sc_fifo<sm::GlobalResponse>& fifo) : sc_module(n) {
+    SC_METHOD(seen);
+    sensitive << fifo.data_written_event();
+    dont_initialize();
+  }
+  void seen() { deltas++; }
+  int deltas = 0;
+};
 
 }  // namespace
 
@@ -72,4 +97,106 @@ TEST(GpuSmUnits, SequentialSchedulingHasUnitModulesWithoutProcesses) {
 
 TEST(GpuSmUnits, SystemcSchedulingGivesEveryUnitItsOwnProcess) {
   checkUnits(config::SmScheduling::Systemc, true);
+}
+
+// A whole kernel under the systemc scheduling: the units' processes run it to the interpreter's
+// memory, and SM 0's global answers travel its sc_fifo.
+TEST(GpuSmUnits, SystemcSchedulingRunsAKernelThroughTheUnitsProcesses) {
+  config::GpuConfig cfg;
+  cfg.gpu.num_sms = 2;
+  cfg.sm.scheduling = config::SmScheduling::Systemc;
+  auto w = workloads::makeWorkload("vecadd", {{"n", 2000}, {"block", 128}});
+  auto k = workloads::loadKernel(*w);
+  isa::GlobalMemory golden, timed;
+  const auto launch = w->setup(golden);
+  w->setup(timed);
+  isa::Interpreter(k, golden).run(launch);
+  bool given = false;
+  stats::Registry stats;
+  gpu::Platform top("top", cfg, stats, [&](gpu::HostJob& job) {
+    if (given) return false;
+    given = true;
+    job = gpu::HostJob{&k, launch, &timed};
+    return true;
+  });
+  AnswerWatch watch("watch", *top.gpu.sm(0).answers());
+  top.host.onFinished = [] { sc_stop(); };
+  sc_start();
+  ASSERT_TRUE(top.host.result().done) << top.host.result().error;
+  ASSERT_EQ(top.host.result().errorCode, 0u) << top.gpu.lastError();
+  EXPECT_EQ(w->verify(timed), "");
+  EXPECT_TRUE(golden == timed) << "memory differs from the interpreter";
+  // Every warp of vecadd makes 2 loads and a store; each is answered through the fifo, several
+  // in the same delta cycle at most.
+  uint64_t accesses = 0;
+  for (const auto& e : stats.entries())
+    if (e.name == "sm0.ldst.global_accesses") accesses = *e.counter;
+  EXPECT_GE(accesses, 3u * 4u) << "SM 0 ran at least one block of 4 warps";
+  EXPECT_EQ(accesses % 3, 0u);
+  EXPECT_GT(watch.deltas, 3);
+  EXPECT_LE(watch.deltas, static_cast<int>(accesses));
+}
+
+namespace {
+
+// A user's LD/ST unit: the default coalescer and L1 behind a wrapper that counts what passes.
+struct CountingLdSt : sm::GlobalMemoryPort {
+  CountingLdSt(mem::Downstream& memory, const config::GpuConfig& cfg, stats::Registry& stats, int sm)
+      : inner(memory, cfg, kMaxResponses, stats, "sm" + std::to_string(sm)) {}
+  void bind(sc_fifo_out_if<sm::GlobalResponse>& responses) override { inner.bind(responses); }
+  bool canAccept() const override { return inner.canAccept(); }
+  void issue(const sm::GlobalRequest& r) override {
+    issued++;
+    lanes += static_cast<uint64_t>(__builtin_popcount(r.access.mask));
+    inner.issue(r);
+  }
+  void tick(uint64_t cycle) override { inner.tick(cycle); }
+  bool idle() const override { return inner.idle(); }
+  void startKernel() override {
+    kernels++;
+    inner.startKernel();
+  }
+  gpu::GlobalMemoryAdapter inner;
+  uint64_t issued = 0, lanes = 0;
+  int kernels = 0;
+};
+
+}  // namespace
+
+// Gpu::setLdStFactory puts a unit of the user's own behind every SM's execute unit; the kernel
+// runs through it to the interpreter's memory.
+TEST(GpuSmUnits, UsersLdStUnitReplacesTheDefault) {
+  config::GpuConfig cfg;
+  cfg.gpu.num_sms = 2;
+  auto w = workloads::makeWorkload("vecadd", {{"n", 1000}, {"block", 64}});
+  auto k = workloads::loadKernel(*w);
+  isa::GlobalMemory golden, timed;
+  const auto launch = w->setup(golden);
+  w->setup(timed);
+  isa::Interpreter(k, golden).run(launch);
+  bool given = false;
+  stats::Registry stats;
+  gpu::Platform top("top", cfg, stats, [&](gpu::HostJob& job) {
+    if (given) return false;
+    given = true;
+    job = gpu::HostJob{&k, launch, &timed};
+    return true;
+  });
+  std::vector<CountingLdSt*> units;
+  top.gpu.setLdStFactory([&](int sm, mem::Downstream& memory, stats::Registry& reg) {
+    auto u = std::make_unique<CountingLdSt>(memory, cfg, reg, sm);
+    units.push_back(u.get());
+    return u;
+  });
+  ASSERT_EQ(units.size(), 2u);
+  top.host.onFinished = [] { sc_stop(); };
+  sc_start();
+  ASSERT_TRUE(top.host.result().done) << top.host.result().error;
+  ASSERT_EQ(top.host.result().errorCode, 0u) << top.gpu.lastError();
+  EXPECT_TRUE(golden == timed) << "memory differs from the interpreter";
+  // vecadd: 2 loads and a store per warp of 32 lanes; 1000 threads = 31 full warps and one of 8.
+  EXPECT_EQ(units[0]->issued + units[1]->issued, 3u * 32u);
+  EXPECT_EQ(units[0]->lanes + units[1]->lanes, 3u * 1000u);
+  EXPECT_EQ(units[0]->kernels, 1);
+  EXPECT_EQ(units[1]->kernels, 1);
 }
