@@ -1,5 +1,7 @@
 #include "model/gpu/global_memory_adapter.h"
 
+#include "model/common/log.h"
+
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -11,6 +13,7 @@ GlobalMemoryAdapter::GlobalMemoryAdapter(mem::Downstream& down, const config::Gp
                                          int maxOutstanding, stats::Registry& stats,
                                          const std::string& prefix)
     : down_(down),
+      log_(log::get("gpu." + prefix + ".ldst")),
       coalescer_({static_cast<unsigned>(cfg.l1.line), static_cast<unsigned>(cfg.gpu.warp_size), 1},
                  [this](const mem::MemTransaction& t, uint64_t tag) {
                    return l1_ ? sendToL1(t, tag) : send(t, tag);
@@ -23,8 +26,9 @@ GlobalMemoryAdapter::GlobalMemoryAdapter(mem::Downstream& down, const config::Gp
                                          stats::Group(stats, prefix + ".l1"));
 }
 
-void GlobalMemoryAdapter::startKernel() {
+void GlobalMemoryAdapter::startKernel(uint64_t cycle) {
   now_ = 0;
+  kernelStart_ = cycle;
   // Idle: a kernel that faulted had its adapters rebuilt (Gpu::release).
   if (l1_ && l1_->idle()) l1_->reset();
 }
@@ -39,6 +43,9 @@ void GlobalMemoryAdapter::issue(const sm::GlobalRequest& request) {
   acc.a = request.access;
   acc.id = request.id;
   const sm::GlobalAccess& a = acc.a;
+  if (log_.should_log(spdlog::level::trace))
+    log_.trace("cycle {}: access {} accepted: {} of {} lanes", now_ > kernelStart_ ? now_ - kernelStart_ : 0, request.id, isa::info(a.op).name,
+               __builtin_popcount(a.mask));
   uint64_t addr[32];
   for (int l = 0; l < 32; ++l) addr[l] = a.addr[l];
   if (a.mask == 0) {  // nothing to access: completes at once
@@ -161,6 +168,8 @@ void GlobalMemoryAdapter::tick(uint64_t cycle) {
     r.words = x.words;
     r.error = std::move(x.error);
     accesses_.erase(tag);
+    if (log_.should_log(spdlog::level::trace))
+      log_.trace("cycle {}: access {} answered{}", cycle - kernelStart_, r.id, r.error.empty() ? "" : ": " + r.error);
     if (!responses_ || !responses_->nb_write(r))
       throw std::logic_error("GlobalMemoryAdapter: the SM's response channel is unbound or full");
   }

@@ -10,13 +10,15 @@
 // Lanes are in lane order everywhere, so the highest lane wins a shared word as in the
 // interpreter. Completions are recorded and written to the SM's response channel in tick()
 // (sm/global_access.h), so the SM sees them in its own cycle order. The memory-side objects answer through `down` (the TLM MemPort in the
-// GPU; a fake in tests).
+// GPU; a fake in tests). Logger gpu.sm<N>.ldst traces each access accepted and answered.
 #pragma once
 
 #include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
+
+#include <spdlog/logger.h>
 
 #include "model/common/config.h"
 #include "model/common/stats.h"
@@ -34,7 +36,7 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
                       stats::Registry& stats, const std::string& prefix);
   // At each kernel launch: the L1 is invalidated (the host may have written memory) and the
   // cycle count starts again.
-  void startKernel() override;
+  void startKernel(uint64_t cycle) override;
   void bind(sc_core::sc_fifo_out_if<sm::GlobalResponse>& responses) override { responses_ = &responses; }
   bool canAccept() const override;
   void issue(const sm::GlobalRequest& request) override;
@@ -57,6 +59,8 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   void finishOne(uint64_t tag, bool ok);
 
   mem::Downstream& down_;
+  spdlog::logger& log_;    // gpu.sm<N>.ldst: accesses accepted and answered (trace)
+  uint64_t kernelStart_ = 0;
   sc_core::sc_fifo_out_if<sm::GlobalResponse>* responses_ = nullptr;
   mem::Coalescer coalescer_;
   std::unique_ptr<mem::L1Cache> l1_;  // null when l1.enabled is false

@@ -218,7 +218,7 @@ void Gpu::startKernel(const model::LaunchRegs& r) {
   image_.codeBase = r.entry;  // instruction fetch reads the code where the host placed it
   image_.checkBuffers = checkBuffers_;
   image_.buffers = buffers_;
-  for (auto& a : adapters_) a->startKernel();  // L1s invalidated: the host may have written memory
+  for (auto& a : adapters_) a->startKernel(engine_->now());  // L1s invalidated: the host may have written memory
   const std::string error = engine_->start(image_);
   if (!error.empty()) return finish(model::ErrorCode::BadLaunch, error);
   lastError_.clear();

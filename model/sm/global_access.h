@@ -58,9 +58,9 @@ class GlobalMemoryPort {
   // One cycle: transactions on, answers in, a response out for each access fully answered.
   virtual void tick(uint64_t cycle) = 0;
   virtual bool idle() const = 0;
-  // At each kernel launch, before the first tick of its grid (a cache invalidates itself: the
-  // host may have written memory).
-  virtual void startKernel() {}
+  // At each kernel launch, before the first tick of its grid, which is cycle `cycle` (a cache
+  // invalidates itself: the host may have written memory).
+  virtual void startKernel(uint64_t cycle) { (void)cycle; }
   // Responses the unit may have written and not had read: the channel's size must be at least this.
   static constexpr int kMaxResponses = 64;
 };

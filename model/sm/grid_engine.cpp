@@ -50,7 +50,7 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
 std::string GridEngine::start(const KernelImage& image) {
   image_ = image;
   for (auto& ic : icaches_) ic->invalidate();  // the host may have placed new code
-  for (auto& sm : sms_) sm->startKernel(image_);
+  for (auto& sm : sms_) sm->startKernel(image_, cycle_);
   if (!sms_.empty() && !sms_[0]->canAdmit()) {
     state_ = State::Idle;
     return "a block of kernel '" + image.kernel->name + "' needs more resources than an SM has: " + shortfall();

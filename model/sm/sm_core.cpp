@@ -7,7 +7,9 @@
 #include <optional>
 #include <sstream>
 
+#include "isa/disassembler.h"
 #include "isa/semantics.h"
+#include "model/common/log.h"
 #include "model/mechanisms/registry.h"
 #include "model/regfile/operands.h"
 
@@ -23,6 +25,8 @@ std::string hex(uint32_t v) {
 
 constexpr uint64_t kNotYet = ~uint64_t{0};  // a fetch waiting for its I-cache line fill
 
+spdlog::logger& unitLog(int sm, const char* unit) { return log::get("gpu.sm" + std::to_string(sm) + "." + unit); }
+
 }  // namespace
 
 SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
@@ -30,6 +34,8 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
     : id_(id), cfg_(cfg), mem_(memory), answers_(answers), icache_(icache), warps_(static_cast<size_t>(cfg.sm.num_warps)),
       blocks_(static_cast<size_t>(cfg.sm.max_blocks)), scoreboard_(cfg.sm.num_warps),
       ops_(cfg, mechanisms::resourcesFor(cfg)), warpAge_(static_cast<size_t>(cfg.sm.num_warps), 0),
+      issueLog_(unitLog(id, "issue")), fetchLog_(unitLog(id, "fetch")), executeLog_(unitLog(id, "execute")),
+      writebackLog_(unitLog(id, "writeback")), answersLog_(unitLog(id, "answers")),
       ctx_{id, cfg, image_, warps_, blocks_, ops_, scoreboard_, shared_, opEvents_, fetched_, 0,
            [this](uint32_t pc) { return decode(pc); }, [this](int slot) { dropStaleFront(slot); }} {
   const int perScheduler = cfg.sm.num_warps / cfg.issue.schedulers;
@@ -115,8 +121,9 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
 
 SmCore::~SmCore() = default;
 
-void SmCore::startKernel(const KernelImage& image) {
+void SmCore::startKernel(const KernelImage& image, uint64_t cycle) {
   image_ = image;
+  kernelStart_ = cycle;
   decodedRegs_.clear();
   for (const isa::Instr& in : image.kernel->instrs)
     decodedRegs_.emplace_back(isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in));
@@ -185,7 +192,7 @@ bool SmCore::tick(uint64_t cycle) {
 
 bool SmCore::beginCycle(uint64_t cycle) {
   stepping_ = false;
-  if (answers_.num_available() > 0) takeAnswers();  // before anything else looks at the warps
+  if (answers_.num_available() > 0) takeAnswers(cycle);  // before anything else looks at the warps
   if (!fault_.empty()) return false;
   cycles_++;
   if (idle()) return false;
@@ -250,6 +257,9 @@ void SmCore::writeback(uint64_t cycle) {
       continue;
     }
     const InFlight& f = inFlight_[i];
+    if (writebackLog_.should_log(spdlog::level::trace))
+      writebackLog_.trace("cycle {}: warp {} {}: result due, to the register file", cycle - kernelStart_, f.slot,
+                          isa::disassemble(f.instr, image_.kernel));
     resultReady(f.slot, f.instr, f.dest);
     if (blocksFinished_ > 0 && warps_[static_cast<size_t>(f.slot)].done) retireCheck_.push_back(warps_[static_cast<size_t>(f.slot)].block);
   }
@@ -320,6 +330,7 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
     if (regfile::destGpr(in)) writeLaneGroups_ += static_cast<uint64_t>(groups);
   }
   dispatchPc_ = c.pc;
+  if (executeLog_.should_log(spdlog::level::trace)) traceExecute(slot, c, cycle, done);
   if (mech_) mech_->beforeExecute(slot, in, c.pc);
   switch (oi.format) {
     case isa::Format::Load: case isa::Format::Store: case isa::Format::Atomic: case isa::Format::AtomicCas:
@@ -531,9 +542,9 @@ bool SmCore::tryFetch(int i, uint64_t cycle) {
   // (at least one). Miss: when the line's fill is installed (the respond hook set in the
   // constructor).
   const auto outcome = icache_.access(address, tag, cycle, &w.icacheWay);
-  w.fetchReadyAt = outcome == frontend::ICache::Outcome::Hit || outcome == frontend::ICache::Outcome::Filled
-                       ? cycle + static_cast<uint64_t>(std::max(1, cfg_.frontend.icache_hit_latency))
-                       : kNotYet;
+  const bool hit = outcome == frontend::ICache::Outcome::Hit || outcome == frontend::ICache::Outcome::Filled;
+  w.fetchReadyAt = hit ? cycle + static_cast<uint64_t>(std::max(1, cfg_.frontend.icache_hit_latency)) : kNotYet;
+  if (fetchLog_.should_log(spdlog::level::trace)) traceFetch(i, w.fetchPc, hit, cycle);
   return true;
 }
 

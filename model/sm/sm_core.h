@@ -29,6 +29,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <spdlog/logger.h>
+
 #include "isa/warp.h"
 #include "model/common/config.h"
 #include "model/common/stats.h"
@@ -60,7 +62,8 @@ class SmCore {
          sc_core::sc_fifo_in_if<GlobalResponse>& answers, frontend::ICache& icache, stats::Registry& stats);
   ~SmCore();
 
-  void startKernel(const KernelImage& image);
+  // `cycle`: the engine's cycle the grid starts in (log messages count from it).
+  void startKernel(const KernelImage& image, uint64_t cycle = 0);
   // Whether one more block fits (block slots, warp contexts, registers, shared memory).
   bool canAdmit() const;
   void admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid);
@@ -166,8 +169,8 @@ class SmCore {
   };
   std::unordered_map<uint64_t, PendingGlobal> pendingGlobal_;
   uint64_t nextGlobalId_ = 0;
-  void takeAnswers();  // the LD/ST unit's responses, in the order it wrote them
-  void globalAnswered(const GlobalResponse& r);
+  void takeAnswers(uint64_t cycle);  // the LD/ST unit's responses, in the order it wrote them
+  void globalAnswered(const GlobalResponse& r, uint64_t cycle);
   frontend::ICache& icache_;
   KernelImage image_;
   // Per instruction of the kernel, the registers it touches and writes (decoded once at
@@ -283,6 +286,15 @@ class SmCore {
   std::array<uint64_t, isa::kNumOpClasses> execWarps_{}, execLanes_{};
   uint64_t readLaneGroups_ = 0, writeLaneGroups_ = 0;
   int laneGroupsOf(uint32_t exec) const;
+
+  // Trace loggers of the units, "gpu.sm<N>.<unit>" (docs/cli.md): what each unit did, in the
+  // kernel's cycles. A disabled logger costs one compare per event.
+  spdlog::logger &issueLog_, &fetchLog_, &executeLog_, &writebackLog_, &answersLog_;
+  uint64_t kernelStart_ = 0;
+  [[gnu::noinline]] void traceIssue(int slot, const IBufferEntry& e, uint32_t exec, uint64_t cycle) const;
+  [[gnu::noinline]] void traceFetch(int slot, uint32_t pc, bool hit, uint64_t cycle) const;
+  [[gnu::noinline]] void traceExecute(int slot, const CollectedInstr& c, uint64_t cycle, uint64_t done) const;
+  [[gnu::noinline]] void traceAnswer(int slot, const char* what, const isa::Instr& in, int64_t pc, uint64_t cycle) const;
 
   SmContext ctx_;  // the mechanism's view of the members above
 };

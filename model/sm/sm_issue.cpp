@@ -156,6 +156,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
   const isa::Instr& in = e.instr;
   const uint32_t active = ctx.activeMask();
   const uint32_t exec = ctx.execMask(in);  // final: the guard is a scoreboarded source
+  if (issueLog_.should_log(spdlog::level::trace)) traceIssue(slot, e, exec, cycle);
   warpInstrs_++;
   threadInstrs_ += static_cast<uint64_t>(__builtin_popcount(active));
 

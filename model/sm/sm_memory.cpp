@@ -71,6 +71,7 @@ void SmCore::sharedDone(const mem::SharedResponse& r) {
   const SharedOp op = sharedOps_.front();
   sharedOps_.pop_front();
   Warp& w = warps_[op.slot];
+  if (answersLog_.should_log(spdlog::level::trace)) traceAnswer(op.slot, "shared", op.instr, -1, sharedNow_);
   if (!r.ok) return setFault(op.slot, r.error, {-1, -1, r.fault_address});
   if (op.writesReg) {
     w.ctx->writeLanes(op.instr.d, r.data, op.exec);
@@ -164,19 +165,20 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   mem_.issue(GlobalRequest{id, a});
 }
 
-void SmCore::takeAnswers() {
+void SmCore::takeAnswers(uint64_t cycle) {
   GlobalResponse r;
-  while (answers_.nb_read(r)) globalAnswered(r);
+  while (answers_.nb_read(r)) globalAnswered(r, cycle);
 }
 
 // A global access is answered: loads and atomics write their lanes, and their register write
 // goes through the collectors' port like any result.
-void SmCore::globalAnswered(const GlobalResponse& r) {
+void SmCore::globalAnswered(const GlobalResponse& r, uint64_t cycle) {
   const auto it = pendingGlobal_.find(r.id);
   if (it == pendingGlobal_.end()) throw std::logic_error("SmCore: an answer to no global access");
   const PendingGlobal g = it->second;
   pendingGlobal_.erase(it);
   Warp& w = warps_[g.slot];
+  if (answersLog_.should_log(spdlog::level::trace)) traceAnswer(g.slot, "global", g.instr, g.pc, cycle);
   if (!r.error.empty()) return setFault(g.slot, r.error, {g.pc, -1, std::nullopt});
   if (g.writesReg) {
     w.ctx->writeLanes(g.instr.d, r.words.data(), g.exec);

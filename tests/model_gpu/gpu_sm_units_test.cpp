@@ -152,9 +152,9 @@ struct CountingLdSt : sm::GlobalMemoryPort {
   }
   void tick(uint64_t cycle) override { inner.tick(cycle); }
   bool idle() const override { return inner.idle(); }
-  void startKernel() override {
+  void startKernel(uint64_t cycle) override {
     kernels++;
-    inner.startKernel();
+    inner.startKernel(cycle);
   }
   gpu::GlobalMemoryAdapter inner;
   uint64_t issued = 0, lanes = 0;
