@@ -28,13 +28,14 @@ mem::Downstream::Done MemoryGate::gated(mem::Downstream::Done done, unsigned byt
 }
 
 void MemoryGate::endCycle() {
-  for (auto& r : routes_) {  // SM order, each SM's in the order its units made them
-    if (r->held.empty()) continue;
-    std::vector<HeldRequest> held;
-    held.swap(r->held);
-    for (HeldRequest& q : held) r->send(q);
-  }
-  inCycle_ = false;
+  if (anyHeld_)
+    for (auto& r : routes_) {  // SM order, each SM's in the order its units made them
+      if (r->held.empty()) continue;
+      std::vector<HeldRequest> held;
+      held.swap(r->held);
+      for (HeldRequest& q : held) r->send(q);
+    }
+  anyHeld_ = inCycle_ = false;
   if (heldAnswers_.empty()) return;
   std::vector<HeldAnswer> answers;
   answers.swap(heldAnswers_);
@@ -46,7 +47,7 @@ void MemoryGate::endCycle() {
 void MemoryGate::Route::read(std::uint64_t address, unsigned size, Done done) {
   Done d = gate_.gated(std::move(done), size);
   if (gate_.holdRequests_ && gate_.inCycle_)
-    return held.push_back({HeldRequest::Kind::Read, address, size, {}, {}, isa::Op{}, {}, std::move(d)});
+    return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Read, address, size, {}, {}, isa::Op{}, {}, std::move(d)});
   down_.read(address, size, std::move(d));
 }
 
@@ -54,7 +55,7 @@ void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
                               const unsigned char* byte_enable, unsigned size, Done done) {
   Done d = gate_.gated(std::move(done), 0);
   if (gate_.holdRequests_ && gate_.inCycle_)
-    return held.push_back({HeldRequest::Kind::Write, address, size, std::vector<unsigned char>(data, data + size),
+    return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Write, address, size, std::vector<unsigned char>(data, data + size),
                            byte_enable ? std::vector<unsigned char>(byte_enable, byte_enable + size)
                                        : std::vector<unsigned char>{},
                            isa::Op{}, {}, std::move(d)});
@@ -64,7 +65,7 @@ void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
 void MemoryGate::Route::atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) {
   Done d = gate_.gated(std::move(done), 4 * ops.count);
   if (gate_.holdRequests_ && gate_.inCycle_)
-    return held.push_back({HeldRequest::Kind::Atomic, address, 0, {}, {}, op, ops, std::move(d)});
+    return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Atomic, address, 0, {}, {}, op, ops, std::move(d)});
   down_.atomic(address, op, ops, std::move(d));
 }
 

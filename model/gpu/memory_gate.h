@@ -75,7 +75,7 @@ class MemoryGate : public sm::MemoryActivity {
   std::vector<std::unique_ptr<Route>> routes_;
   std::vector<HeldAnswer> heldAnswers_;
   std::uint64_t generation_ = 0, answers_ = 0, outstanding_ = 0;
-  bool holdRequests_ = false, inCycle_ = false;
+  bool holdRequests_ = false, inCycle_ = false, anyHeld_ = false;  // anyHeld_: a request held this cycle
 };
 
 }  // namespace simtlm::gpu

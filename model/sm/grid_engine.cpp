@@ -65,9 +65,14 @@ std::string GridEngine::start(const KernelImage& image) {
 }
 
 GridEngine::State GridEngine::tick() {
-  if (!beginCycle()) return state_;
-  for (size_t i = 0; i < sms_.size(); ++i) {
-    if (!clocked_[i]) continue;
+  if (state_ != State::Running) return state_;
+  const bool blocksToHandOut = handOutBlocks();
+  progress_ = false;
+  for (size_t i = 0; i < sms_.size(); ++i) {  // (beginCycle's gating and every step, SM after SM)
+    if (sms_[i]->idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut) {
+      gatedCycles_++;
+      continue;
+    }
     progress_ = icaches_[i]->tick(cycle_) || progress_;  // fills answered before this cycle's fetch
     ports_[i]->tick(cycle_);
     if (!updates_[i]->empty()) updates_[i]->commit();  // the LD/ST unit's responses, for the SM's answers step
@@ -78,21 +83,26 @@ GridEngine::State GridEngine::tick() {
 
 bool GridEngine::beginCycle() {
   if (state_ != State::Running) return false;
-  if (nextBlock_ < totalBlocks_)
-    for (auto& sm : sms_)  // hand out blocks in linear order to SMs with room
-      while (nextBlock_ < totalBlocks_ && sm->canAdmit()) {
-        const uint64_t b = nextBlock_++;
-        sm->admit(static_cast<uint32_t>(b), image_.launch.grid.blockIndex(b));
-        lastProgress_ = cycle_;
-        logBlock(static_cast<size_t>(&sm - sms_.data()), b, "admitted");
-      }
-  const bool blocksToHandOut = nextBlock_ < totalBlocks_;
+  const bool blocksToHandOut = handOutBlocks();
   for (size_t i = 0; i < sms_.size(); ++i) {
     clocked_[i] = !(sms_[i]->idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut);
     if (!clocked_[i]) gatedCycles_++;
   }
   progress_ = false;
   return true;
+}
+
+// Blocks in linear order to SMs with room; whether some are left to hand out.
+bool GridEngine::handOutBlocks() {
+  if (nextBlock_ < totalBlocks_)
+    for (auto& sm : sms_)
+      while (nextBlock_ < totalBlocks_ && sm->canAdmit()) {
+        const uint64_t b = nextBlock_++;
+        sm->admit(static_cast<uint32_t>(b), image_.launch.grid.blockIndex(b));
+        lastProgress_ = cycle_;
+        logBlock(static_cast<size_t>(&sm - sms_.data()), b, "admitted");
+      }
+  return nextBlock_ < totalBlocks_;
 }
 
 void GridEngine::step(size_t i, Unit u) {

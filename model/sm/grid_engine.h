@@ -78,6 +78,7 @@ class GridEngine {
   int numSms() const { return static_cast<int>(sms_.size()); }
 
  private:
+  bool handOutBlocks();
   void fail(const std::string& what);
   std::string stuckReport() const;
   // The run limits (limits.max_cycles, limits.max_instructions): the report when one is reached.

@@ -184,9 +184,15 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
 
 bool SmCore::idle() const { return residentBlocks_ == 0; }
 
-bool SmCore::tick(uint64_t cycle) {
+bool SmCore::tick(uint64_t cycle) {  // (the steps of step(), called directly)
   if (!beginCycle(cycle)) return false;
-  for (int s = 0; s < kSteps; ++s) step(static_cast<Step>(s));
+  memoryAnswered_ = tickMemory(cycle);
+  writeback(cycle);
+  dispatch(cycle);
+  issue(cycle);
+  operandTick(cycle);
+  if (mech_) mech_->beforeFetch(cycle);
+  fetch(cycle);
   return endCycle();
 }
 
