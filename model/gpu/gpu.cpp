@@ -105,10 +105,11 @@ void Gpu::build() {
     // memory socket as the SM's global path.
     code.push_back(&gate_.route(i));
   }
-  std::vector<sm::GridEngine::AnswerChannel> answers;  // the systemc scheduling's sc_fifos
-  for (auto& sm : sms_)
-    if (sm->answers()) answers.push_back({sm->answers(), sm->answers()});
-  engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_, answers);
+  sm::GridEngine::Parts parts;
+  for (auto& sm : sms_)  // the systemc scheduling's sc_fifos
+    if (sm->answers()) parts.answers.push_back({sm->answers(), sm->answers()});
+  parts.schedulers = schedulerFactory_;
+  engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_, parts);
   engine_->watchMemory(&gate_);
 }
 
@@ -130,6 +131,12 @@ void Gpu::release() {
 void Gpu::setLdStFactory(LdStFactory factory) {
   if (sc_is_running()) throw std::logic_error("Gpu::setLdStFactory: only before the simulation starts");
   ldstFactory_ = std::move(factory);
+  release();
+}
+
+void Gpu::setSchedulerFactory(sm::SchedulerFactory factory) {
+  if (sc_is_running()) throw std::logic_error("Gpu::setSchedulerFactory: only before the simulation starts");
+  schedulerFactory_ = std::move(factory);
   release();
 }
 

@@ -73,6 +73,9 @@ class Gpu : public sc_core::sc_module {
   using LdStFactory = std::function<std::unique_ptr<sm::GlobalMemoryPort>(int sm, mem::Downstream& memory,
                                                                           stats::Registry& stats)>;
   void setLdStFactory(LdStFactory factory);
+  // Issue schedulers of the user's own (model/sm/warp_scheduler.h) in place of issue.policy's:
+  // the factory builds scheduler `scheduler` of SM `sm`. Before the simulation starts, as above.
+  void setSchedulerFactory(sm::SchedulerFactory factory);
 
  private:
   void before_end_of_elaboration() override;  // binds the SM sockets left unbound to sm_bus_
@@ -100,6 +103,7 @@ class Gpu : public sc_core::sc_module {
   std::vector<std::unique_ptr<sm::SmModule>> sms_;
   MemoryGate gate_;  // the SM-side units of SM i reach sms_[i] through gate_.route(i)
   LdStFactory ldstFactory_;  // empty: GlobalMemoryAdapter
+  sm::SchedulerFactory schedulerFactory_;  // empty: issue.policy
   std::vector<std::unique_ptr<sm::GlobalMemoryPort>> adapters_;
   std::unique_ptr<sm::GridEngine> engine_;
   std::vector<unsigned char> code_;  // the launch's code and parameters as read from memory

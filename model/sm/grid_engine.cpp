@@ -14,9 +14,9 @@ static_assert(static_cast<int>(GridEngine::Unit::Fetch) - static_cast<int>(GridE
 static_assert(GridEngine::kUnits == 2 + SmCore::kSteps);
 
 GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
-                       const std::vector<mem::Downstream*>& code, stats::Registry& stats,
-                       const std::vector<AnswerChannel>& answers)
+                       const std::vector<mem::Downstream*>& code, stats::Registry& stats, const Parts& parts)
     : cfg_(cfg), ports_(ports) {
+  const std::vector<AnswerChannel>& answers = parts.answers;
   if (code.size() != ports_.size() || (!answers.empty() && answers.size() != ports_.size()))
     throw std::invalid_argument("GridEngine: one instruction memory (and answer channel, if any) per SM is needed");
   for (size_t i = 0; i < ports_.size(); ++i) {
@@ -30,7 +30,8 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
       channel = {answerRegs_.back().get(), answerRegs_.back().get()};
     }
     ports_[i]->bind(*channel.out);
-    sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], *channel.in, *icaches_[i], stats));
+    sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], *channel.in, *icaches_[i], stats,
+                                            parts.schedulers));
     sms_.back()->onBlockDone = [this, i](uint32_t block) {
       blocksLeft_--;
       logBlock(i, block, "retired");

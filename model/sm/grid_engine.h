@@ -38,17 +38,22 @@ class GridEngine {
   // One SM core per port (ports[i] is SM i's global-memory port, code[i] the memory its
   // I-cache fills lines from; both outlive the engine). Each SM gets a frontend::ICache over
   // code[i], with statistics under `sm<i>.icache`.
-  // answers[i] is the channel SM i's LD/ST unit writes its responses to (global_access.h), both
-  // ends, owned by the caller (the systemc scheduling's sc_fifo, at least
-  // GlobalMemoryPort::kMaxResponses deep); empty: the engine makes a pipeline register per SM and
-  // commits it after the LD/ST step.
+  // What the caller may put in place of the engine's own parts:
+  //   answers[i]   the channel SM i's LD/ST unit writes its responses to (global_access.h), both
+  //                ends, owned by the caller (the systemc scheduling's sc_fifo, at least
+  //                GlobalMemoryPort::kMaxResponses deep); empty: the engine makes a pipeline
+  //                register per SM and commits it after the LD/ST step;
+  //   schedulers   the SMs' issue schedulers (warp_scheduler.h); empty: issue.policy's.
   struct AnswerChannel {
     sc_core::sc_fifo_in_if<GlobalResponse>* in;
     sc_core::sc_fifo_out_if<GlobalResponse>* out;
   };
+  struct Parts {
+    std::vector<AnswerChannel> answers;
+    SchedulerFactory schedulers;
+  };
   GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
-             const std::vector<mem::Downstream*>& code, stats::Registry& stats,
-             const std::vector<AnswerChannel>& answers = {});
+             const std::vector<mem::Downstream*>& code, stats::Registry& stats, const Parts& parts = {});
 
   // Starts a grid. Returns an error (nothing started) when a block can never fit on an SM.
   std::string start(const KernelImage& image);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "isa/disassembler.h"
 #include "isa/semantics.h"
@@ -30,7 +31,8 @@ spdlog::logger& unitLog(int sm, const char* unit) { return log::get("gpu.sm" + s
 }  // namespace
 
 SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
-               sc_core::sc_fifo_in_if<GlobalResponse>& answers, frontend::ICache& icache, stats::Registry& stats)
+               sc_core::sc_fifo_in_if<GlobalResponse>& answers, frontend::ICache& icache, stats::Registry& stats,
+               const SchedulerFactory& schedulers)
     : id_(id), cfg_(cfg), mem_(memory), answers_(answers), icache_(icache), warps_(static_cast<size_t>(cfg.sm.num_warps)),
       blocks_(static_cast<size_t>(cfg.sm.max_blocks)), scoreboard_(cfg.sm.num_warps),
       ops_(cfg, mechanisms::resourcesFor(cfg)), warpAge_(static_cast<size_t>(cfg.sm.num_warps), 0),
@@ -40,7 +42,9 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
            [this](uint32_t pc) { return decode(pc); }, [this](int slot) { dropStaleFront(slot); }} {
   const int perScheduler = cfg.sm.num_warps / cfg.issue.schedulers;
   for (int s = 0; s < cfg.issue.schedulers; ++s)
-    schedulers_.push_back(makeScheduler(cfg.issue.policy, perScheduler));
+    schedulers_.push_back(schedulers ? schedulers(id, s, perScheduler) : makeScheduler(cfg.issue.policy, perScheduler));
+  for (const auto& s : schedulers_)
+    if (!s) throw std::invalid_argument("SmCore: the scheduler factory built no scheduler");
   memo_.assign(static_cast<size_t>(cfg.issue.schedulers), SchedulerMemo{});
   partVersion_.assign(static_cast<size_t>(cfg.issue.schedulers), 0);
   stallCache_.assign(warps_.size(), Stall::NotLive);

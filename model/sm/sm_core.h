@@ -58,8 +58,10 @@ class SmCore {
  public:
   // `icache` is this SM's instruction cache (it outlives the core); the core answers its fills.
   // `answers` is the channel the LD/ST unit `memory` writes its responses to (global_access.h).
+  // `schedulers`, when set, builds the issue schedulers in place of issue.policy's.
   SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
-         sc_core::sc_fifo_in_if<GlobalResponse>& answers, frontend::ICache& icache, stats::Registry& stats);
+         sc_core::sc_fifo_in_if<GlobalResponse>& answers, frontend::ICache& icache, stats::Registry& stats,
+         const SchedulerFactory& schedulers = {});
   ~SmCore();
 
   // `cycle`: the engine's cycle the grid starts in (log messages count from it).

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -36,5 +37,9 @@ class WarpScheduler {
 // Greedy-then-oldest: keep issuing from the last warp while it can; otherwise the oldest ready.
 // Loose round robin: the next ready warp after the last one issued.
 std::unique_ptr<WarpScheduler> makeScheduler(config::SchedPolicy policy, int numWarps);
+
+// A policy of the user's own (gpu::Gpu::setSchedulerFactory): scheduler `scheduler` of SM `sm`,
+// over `numWarps` warps (warp i of its partition is the SM's warp slot i * schedulers + scheduler).
+using SchedulerFactory = std::function<std::unique_ptr<WarpScheduler>(int sm, int scheduler, int numWarps)>;
 
 }  // namespace simtlm::sm

@@ -200,3 +200,67 @@ TEST(GpuSmUnits, UsersLdStUnitReplacesTheDefault) {
   EXPECT_EQ(units[0]->kernels, 1);
   EXPECT_EQ(units[1]->kernels, 1);
 }
+
+namespace {
+
+// A user's issue policy: always the ready warp of lowest index, counting what it issues.
+struct LowestIndexFirst : sm::WarpScheduler {
+  explicit LowestIndexFirst(int n) : order(static_cast<size_t>(n)), position(static_cast<size_t>(n)) {
+    for (int i = 0; i < n; ++i) order[static_cast<size_t>(i)] = position[static_cast<size_t>(i)] = i;
+  }
+  int pick(const std::vector<bool>& ready) override {
+    for (size_t i = 0; i < ready.size(); ++i)
+      if (ready[i]) return static_cast<int>(i);
+    return -1;
+  }
+  Priority priority() const override { return {-1, order.data(), static_cast<int>(order.size()), position.data()}; }
+  void issued(int) override { count++; }
+  void setAge(int, uint64_t) override {}
+  std::vector<int> order, position;
+  uint64_t count = 0;
+};
+
+}  // namespace
+
+// Gpu::setSchedulerFactory puts a policy of the user's own in every scheduler of every SM; the
+// kernel issues through it to the interpreter's memory.
+TEST(GpuSmUnits, UsersWarpSchedulerReplacesThePolicy) {
+  config::GpuConfig cfg;
+  cfg.gpu.num_sms = 2;
+  auto w = workloads::makeWorkload("vecadd", {{"n", 1000}, {"block", 64}});
+  auto k = workloads::loadKernel(*w);
+  isa::GlobalMemory golden, timed;
+  const auto launch = w->setup(golden);
+  w->setup(timed);
+  isa::Interpreter(k, golden).run(launch);
+  bool given = false;
+  stats::Registry stats;
+  gpu::Platform top("top", cfg, stats, [&](gpu::HostJob& job) {
+    if (given) return false;
+    given = true;
+    job = gpu::HostJob{&k, launch, &timed};
+    return true;
+  });
+  std::vector<LowestIndexFirst*> policies;
+  std::vector<std::string> built;
+  top.gpu.setSchedulerFactory([&](int sm, int scheduler, int warps) {
+    built.push_back(std::to_string(sm) + "." + std::to_string(scheduler) + ":" + std::to_string(warps));
+    auto p = std::make_unique<LowestIndexFirst>(warps);
+    policies.push_back(p.get());
+    return p;
+  });
+  const std::vector<std::string> expected = {"0.0:16", "0.1:16", "0.2:16", "0.3:16",
+                                             "1.0:16", "1.1:16", "1.2:16", "1.3:16"};
+  EXPECT_EQ(built, expected) << "64 warps per SM over 4 schedulers";
+  top.host.onFinished = [] { sc_stop(); };
+  sc_start();
+  ASSERT_TRUE(top.host.result().done) << top.host.result().error;
+  ASSERT_EQ(top.host.result().errorCode, 0u) << top.gpu.lastError();
+  EXPECT_TRUE(golden == timed) << "memory differs from the interpreter";
+  uint64_t issued = 0, counted = 0;
+  for (const auto& e : stats.entries())
+    if (e.name == "sm0.issue.warp_instructions" || e.name == "sm1.issue.warp_instructions") issued += *e.counter;
+  for (const LowestIndexFirst* p : policies) counted += p->count;
+  EXPECT_GT(issued, 0u);
+  EXPECT_EQ(counted, issued) << "every instruction issued through the user's policy";
+}
