@@ -38,7 +38,7 @@ std::vector<std::unique_ptr<sm::SmModule>> Gpu::makeSms() {
   for (int i = 0; i < cfg_.gpu.num_sms; ++i)
     sms.push_back(std::make_unique<sm::SmModule>(("sm" + std::to_string(i)).c_str(), unitNames(), triggers,
                                                  [this, i](int u) {
-                                                   if (running_) engine_->step(static_cast<size_t>(i), static_cast<Unit>(u));
+                                                   if (cycleOpen_) engine_->step(static_cast<size_t>(i), static_cast<Unit>(u));
                                                  }));
   return sms;
 }
@@ -121,6 +121,7 @@ void Gpu::release() {
     sm->port.drop_queued();
     sm->drainAnswers();
   }
+  cycleOpen_ = false;  // the rest of a systemc cycle's delta chain, if any, steps no unit
   stats_.beginRebuild();
   engine_.reset();  // the SMs use the adapters: they go first
   adapters_.clear();
@@ -244,6 +245,7 @@ void Gpu::clockTick() {
   gate_.beginCycle();
   if (cfg_.sm.scheduling == config::SmScheduling::Systemc) {
     if (!engine_->beginCycle()) return gate_.endCycle();
+    cycleOpen_ = true;
     unit_ = 0;
     unitEvents_[0].notify(SC_ZERO_TIME);
     return;
@@ -260,7 +262,9 @@ void Gpu::nextUnit() {
 }
 
 void Gpu::cycleEnd() {
-  if (!running_) return gate_.endCycle();  // reset during the cycle
+  // Reset during the cycle: a kernel launched since starts on its own clock (startKernel).
+  if (!running_ || !cycleOpen_) return gate_.endCycle();
+  cycleOpen_ = false;
   const sm::GridEngine::State st = engine_->endCycle();
   gate_.endCycle();
   if (afterCycle(st)) start_.notify(period_);

@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "isa/assembler.h"
 #include "isa/interpreter.h"
 #include "model/gpu/platform.h"
+#include "tests/model_gpu/gpu_rig.h"
 #include "workloads/workload.h"
 
 using namespace sc_core;
@@ -263,4 +265,97 @@ TEST(GpuSmUnits, UsersWarpSchedulerReplacesThePolicy) {
   for (const LowestIndexFirst* p : policies) counted += p->count;
   EXPECT_GT(issued, 0u);
   EXPECT_EQ(counted, issued) << "every instruction issued through the user's policy";
+}
+
+namespace {
+
+uint64_t counter(const stats::Registry& stats, const std::string& name) {
+  for (const auto& e : stats.entries())
+    if (e.counter && e.name == name) return *e.counter;
+  ADD_FAILURE() << "no counter " << name;
+  return 0;
+}
+
+// A host with temporal decoupling that soft-resets the GPU and launches again without yielding,
+// in the delta cycle where SM 0's answers unit runs: in the middle of a systemc cycle.
+struct RelaunchMidCycle : sc_module {
+  SC_HAS_PROCESS(RelaunchMidCycle);
+  RelaunchMidCycle(sc_module_name n, test::Rig& rig, const stats::Registry& stats, uint32_t entry, uint32_t instrs)
+      : sc_module(n), rig(rig), stats(stats), entry(entry), instrs(instrs) {
+    SC_METHOD(relaunch);
+    sensitive << rig.gpu.sm(0).answers()->data_written_event();
+    dont_initialize();
+  }
+  void poke(model::Reg r, uint32_t v) {
+    tlm::tlm_generic_payload p;
+    sc_time delay = SC_ZERO_TIME;  // kept by the host's quantum, not waited for
+    p.set_command(tlm::TLM_WRITE_COMMAND);
+    p.set_address(static_cast<uint32_t>(r));
+    p.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+    p.set_data_length(4);
+    p.set_streaming_width(4);
+    rig.host.control->b_transport(p, delay);
+    EXPECT_EQ(p.get_response_status(), tlm::TLM_OK_RESPONSE);
+  }
+  void relaunch() {
+    if (relaunched) return;
+    relaunched = true;
+    poke(model::Reg::Reset, 1);
+    poke(model::Reg::Entry, entry);
+    poke(model::Reg::NumInstrs, instrs);
+    poke(model::Reg::IrqEnable, 1);
+    poke(model::Reg::Launch, 1);  // the code is read by debug transport: the kernel starts now
+    sm0CyclesAtLaunch = counter(stats, "sm0.cycles");
+  }
+  test::Rig& rig;
+  const stats::Registry& stats;
+  const uint32_t entry, instrs;
+  bool relaunched = false;
+  uint64_t sm0CyclesAtLaunch = 0;
+};
+
+}  // namespace
+
+// The rest of the aborted cycle's delta chain counts no cycle of the kernel launched within it:
+// that kernel's one block sits on SM 0, which is clocked in every one of the kernel's cycles.
+TEST(GpuSmUnits, ALaunchInTheMiddleOfASystemcCycleStartsOnTheNextClock) {
+  config::GpuConfig cfg;
+  cfg.gpu.num_sms = 2;
+  cfg.sm.scheduling = config::SmScheduling::Systemc;
+  const isa::Kernel fill = isa::assemble(R"(
+.kernel fill
+.param OUT
+  s2r r0, %ctaid.x
+  s2r r1, %ntid.x
+  s2r r2, %tid.x
+  mad.lo.u32 r0, r0, r1, r2
+  shl.b32 r3, r0, 2
+  ld.param.b32 r4, [OUT]
+  add.u32 r4, r4, r3
+  st.global.b32 [r4], r0
+  exit
+)", "fill.s");
+  const isa::Kernel tiny = isa::assemble(R"(
+.kernel tiny
+  add.u32 r0, r0, 1
+  exit
+)", "tiny.s");
+  const uint32_t tinyEntry = 0x02000000;
+  stats::Registry stats;
+  test::Rig rig("rig", cfg, stats);
+  rig.target.put(tinyEntry, tiny.code.data(), tiny.code.size() * 8);
+  RelaunchMidCycle relaunch("relaunch", rig, stats, tinyEntry, static_cast<uint32_t>(tiny.size()));
+  rig.host.script = [&](test::ScriptHost& h) {
+    isa::GlobalMemory mem;
+    isa::LaunchConfig l;
+    l.grid = {64, 1, 1};
+    l.block = {256, 1, 1};
+    l.params = {mem.allocate("out", 64 * 256 * 4)};
+    h.launch(fill, l, mem);
+    EXPECT_EQ(h.wait_done(), 0u) << rig.gpu.lastError();
+  };
+  sc_start();
+  ASSERT_TRUE(relaunch.relaunched);
+  EXPECT_GT(rig.gpu.lastCycles(), 0u);
+  EXPECT_EQ(rig.gpu.lastCycles(), counter(stats, "sm0.cycles") - relaunch.sm0CyclesAtLaunch);
 }
