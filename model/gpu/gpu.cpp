@@ -121,6 +121,7 @@ void Gpu::release() {
     sm->port.drop_queued();
     sm->drainAnswers();
   }
+  answersToDrain_ = true;  // written in this delta cycle: readable, and drained, at the next clock
   cycleOpen_ = false;  // the rest of a systemc cycle's delta chain, if any, steps no unit
   stats_.beginRebuild();
   engine_.reset();  // the SMs use the adapters: they go first
@@ -244,6 +245,9 @@ void Gpu::clockTick() {
   if (!running_) return;
   gate_.beginCycle();
   if (cfg_.sm.scheduling == config::SmScheduling::Systemc) {
+    if (answersToDrain_)
+      for (auto& sm : sms_) sm->drainAnswers();
+    answersToDrain_ = false;
     if (!engine_->beginCycle()) return gate_.endCycle();
     cycleOpen_ = true;
     unit_ = 0;

@@ -101,6 +101,7 @@ class Gpu : public sc_core::sc_module {
   sc_core::sc_event cycleEnd_;
   int unit_ = 0;
   bool cycleOpen_ = false;  // a systemc cycle began on the current engine_ and has not ended
+  bool answersToDrain_ = false;  // since release(): the LD/ST answer fifos may hold a released kernel's
   std::vector<std::unique_ptr<sm::SmModule>> sms_;
   MemoryGate gate_;  // the SM-side units of SM i reach sms_[i] through gate_.route(i)
   LdStFactory ldstFactory_;  // empty: GlobalMemoryAdapter

@@ -276,14 +276,15 @@ uint64_t counter(const stats::Registry& stats, const std::string& name) {
   return 0;
 }
 
-// A host with temporal decoupling that soft-resets the GPU and launches again without yielding,
-// in the delta cycle where SM 0's answers unit runs: in the middle of a systemc cycle.
+// A host with temporal decoupling that soft-resets the GPU and launches again without yielding
+// when `trigger` fires: in the middle of a systemc cycle.
 struct RelaunchMidCycle : sc_module {
   SC_HAS_PROCESS(RelaunchMidCycle);
-  RelaunchMidCycle(sc_module_name n, test::Rig& rig, const stats::Registry& stats, uint32_t entry, uint32_t instrs)
+  RelaunchMidCycle(sc_module_name n, test::Rig& rig, const stats::Registry& stats, uint32_t entry, uint32_t instrs,
+                   const sc_event& trigger)
       : sc_module(n), rig(rig), stats(stats), entry(entry), instrs(instrs) {
     SC_METHOD(relaunch);
-    sensitive << rig.gpu.sm(0).answers()->data_written_event();
+    sensitive << trigger;
     dont_initialize();
   }
   void poke(model::Reg r, uint32_t v) {
@@ -314,15 +315,8 @@ struct RelaunchMidCycle : sc_module {
   uint64_t sm0CyclesAtLaunch = 0;
 };
 
-}  // namespace
-
-// The rest of the aborted cycle's delta chain counts no cycle of the kernel launched within it:
-// that kernel's one block sits on SM 0, which is clocked in every one of the kernel's cycles.
-TEST(GpuSmUnits, ALaunchInTheMiddleOfASystemcCycleStartsOnTheNextClock) {
-  config::GpuConfig cfg;
-  cfg.gpu.num_sms = 2;
-  cfg.sm.scheduling = config::SmScheduling::Systemc;
-  const isa::Kernel fill = isa::assemble(R"(
+const isa::Kernel& fillKernel() {  // out[i] = i for every thread i of the grid
+  static const isa::Kernel k = isa::assemble(R"(
 .kernel fill
 .param OUT
   s2r r0, %ctaid.x
@@ -335,27 +329,100 @@ TEST(GpuSmUnits, ALaunchInTheMiddleOfASystemcCycleStartsOnTheNextClock) {
   st.global.b32 [r4], r0
   exit
 )", "fill.s");
-  const isa::Kernel tiny = isa::assemble(R"(
+  return k;
+}
+
+const isa::Kernel& tinyKernel() {  // one block of one thread after a soft reset (its defaults)
+  static const isa::Kernel k = isa::assemble(R"(
 .kernel tiny
   add.u32 r0, r0, 1
   exit
 )", "tiny.s");
+  return k;
+}
+
+// Launches 64 blocks of fill; waits for the kernel launched after them to complete.
+void launchFill(test::ScriptHost& h, const isa::Kernel& fill, test::Rig& rig) {
+  isa::GlobalMemory mem;
+  isa::LaunchConfig l;
+  l.grid = {64, 1, 1};
+  l.block = {256, 1, 1};
+  l.params = {mem.allocate("out", 64 * 256 * 4)};
+  h.launch(fill, l, mem);
+  EXPECT_EQ(h.wait_done(), 0u) << rig.gpu.lastError();
+}
+
+}  // namespace
+
+// The rest of the aborted cycle's delta chain counts no cycle of the kernel launched within it:
+// that kernel's one block sits on SM 0, which is clocked in every one of the kernel's cycles.
+TEST(GpuSmUnits, ALaunchInTheMiddleOfASystemcCycleStartsOnTheNextClock) {
+  config::GpuConfig cfg;
+  cfg.gpu.num_sms = 2;
+  cfg.sm.scheduling = config::SmScheduling::Systemc;
+  const isa::Kernel& fill = fillKernel();
+  const isa::Kernel& tiny = tinyKernel();
   const uint32_t tinyEntry = 0x02000000;
   stats::Registry stats;
   test::Rig rig("rig", cfg, stats);
   rig.target.put(tinyEntry, tiny.code.data(), tiny.code.size() * 8);
-  RelaunchMidCycle relaunch("relaunch", rig, stats, tinyEntry, static_cast<uint32_t>(tiny.size()));
-  rig.host.script = [&](test::ScriptHost& h) {
-    isa::GlobalMemory mem;
-    isa::LaunchConfig l;
-    l.grid = {64, 1, 1};
-    l.block = {256, 1, 1};
-    l.params = {mem.allocate("out", 64 * 256 * 4)};
-    h.launch(fill, l, mem);
-    EXPECT_EQ(h.wait_done(), 0u) << rig.gpu.lastError();
-  };
+  // In the delta cycle where SM 0's answers unit runs.
+  RelaunchMidCycle relaunch("relaunch", rig, stats, tinyEntry, static_cast<uint32_t>(tiny.size()),
+                            rig.gpu.sm(0).answers()->data_written_event());
+  rig.host.script = [&](test::ScriptHost& h) { launchFill(h, fill, rig); };
   sc_start();
   ASSERT_TRUE(relaunch.relaunched);
   EXPECT_GT(rig.gpu.lastCycles(), 0u);
+  EXPECT_EQ(rig.gpu.lastCycles(), counter(stats, "sm0.cycles") - relaunch.sm0CyclesAtLaunch);
+}
+
+namespace {
+
+// The default LD/ST unit, telling when it has written responses (an immediate notification: a
+// process sensitive to `wrote` runs in the LD/ST unit's own delta cycle).
+struct NotifyingLdSt : sm::GlobalMemoryPort {
+  NotifyingLdSt(mem::Downstream& memory, const config::GpuConfig& cfg, stats::Registry& stats, int sm, sc_event* wrote)
+      : inner(memory, cfg, kMaxResponses, stats, "sm" + std::to_string(sm)), wrote(wrote) {}
+  void bind(sc_fifo_out_if<sm::GlobalResponse>& r) override {
+    responses = &r;
+    inner.bind(r);
+  }
+  bool canAccept() const override { return inner.canAccept(); }
+  void issue(const sm::GlobalRequest& r) override { inner.issue(r); }
+  void tick(uint64_t cycle) override {
+    const int free = responses->num_free();
+    inner.tick(cycle);
+    if (wrote && responses->num_free() < free) wrote->notify();
+  }
+  bool idle() const override { return inner.idle(); }
+  void startKernel(uint64_t cycle) override { inner.startKernel(cycle); }
+  gpu::GlobalMemoryAdapter inner;
+  sc_event* wrote;
+  sc_fifo_out_if<sm::GlobalResponse>* responses = nullptr;
+};
+
+}  // namespace
+
+// A soft reset in the delta cycle where the LD/ST units write their responses: those become
+// readable only in the next delta, after release() drained the channel, and must not reach the
+// SM rebuilt for the next kernel (which knows no such access).
+TEST(GpuSmUnits, AResetAsTheLdStUnitAnswersLeavesNoAnswerForTheNextKernel) {
+  config::GpuConfig cfg;
+  cfg.gpu.num_sms = 2;
+  cfg.sm.scheduling = config::SmScheduling::Systemc;
+  const isa::Kernel& tiny = tinyKernel();
+  const uint32_t tinyEntry = 0x02000000;
+  stats::Registry stats;
+  test::Rig rig("rig", cfg, stats);
+  rig.target.put(tinyEntry, tiny.code.data(), tiny.code.size() * 8);
+  sc_event wrote("sm0_ldst_wrote");
+  rig.gpu.setLdStFactory([&](int sm, mem::Downstream& memory, stats::Registry& reg) {
+    return std::make_unique<NotifyingLdSt>(memory, rig.cfg, reg, sm, sm == 0 ? &wrote : nullptr);
+  });
+  RelaunchMidCycle relaunch("relaunch", rig, stats, tinyEntry, static_cast<uint32_t>(tiny.size()), wrote);
+  rig.host.script = [&](test::ScriptHost& h) { launchFill(h, fillKernel(), rig); };
+  sc_start();
+  ASSERT_TRUE(relaunch.relaunched);
+  EXPECT_EQ(rig.gpu.lastError(), "");
   EXPECT_EQ(rig.gpu.lastCycles(), counter(stats, "sm0.cycles") - relaunch.sm0CyclesAtLaunch);
 }
