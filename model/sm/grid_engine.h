@@ -63,7 +63,9 @@ class GridEngine {
   // systemc scheduling): beginCycle() hands out blocks and decides which SMs are clocked (false:
   // no grid running, nothing else may be called); then step() for every SM and unit, the units
   // in the order of Unit (any SM order within one unit); endCycle() checks faults (the first SM
-  // in SM order), limits and the watchdog, and returns the state. tick() is exactly these calls.
+  // in SM order), limits and the watchdog, and returns the state. tick() does the same work SM
+  // after SM rather than unit after unit: SMs share nothing within a cycle but memory, whose
+  // order the GPU's memory gate fixes (model/gpu/memory_gate.h).
   enum class Unit : uint8_t { ICache, LdSt, Answers, Writeback, Execute, Issue, Operands, Fetch };
   static constexpr int kUnits = 8;
   static const char* unitName(Unit u);  // the unit's module name: "icache", ..., "fetch"
