@@ -11,9 +11,10 @@
 //     update());
 //   - nb_read / nb_write fail exactly when num_available() / num_free() is 0; FIFO order.
 // Why commit() exists: the default scheduling ticks an SM's units in a plain C++ loop (no process,
-// no event, no delta cycle), and calls commit() after each unit's tick, which does for every
-// channel touched since the last commit what sc_fifo's update() does between two deltas. Under
-// the `systemc` scheduling, a clocked SC_METHOD (or the delta chain itself) calls commit().
+// no event, no delta cycle), and calls commit() after the writing unit's tick (GridEngine: after
+// the LD/ST step), which does for every channel touched since the last commit what sc_fifo's
+// update() does between two deltas. The `systemc` scheduling uses a plain sc_fifo instead
+// (global_access.h), updated by the kernel between the units' delta cycles.
 //
 // Events cost nothing unless used: commit() notifies data_written_event / data_read_event
 // (SC_ZERO_TIME, as sc_fifo does) only once someone asked for that event, which creates it.
