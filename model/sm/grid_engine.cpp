@@ -78,6 +78,7 @@ GridEngine::State GridEngine::tick() {
     ports_[i]->tick(cycle_);
     if (!updates_[i]->empty()) updates_[i]->commit();  // the LD/ST unit's responses, for the SM's answers step
     progress_ = sms_[i]->tick(cycle_) || progress_;
+    if (!updates_[i]->empty()) updates_[i]->commit();  // what the answers step read frees room, as in sc_fifo
   }
   return endCycle();
 }
@@ -117,6 +118,7 @@ void GridEngine::step(size_t i, Unit u) {
       break;
     case Unit::Answers:
       if (sm.beginCycle(cycle_)) sm.step(SmCore::Step::Answers);
+      if (!updates_[i]->empty()) updates_[i]->commit();
       break;
     case Unit::Fetch:
       sm.step(SmCore::Step::Fetch);

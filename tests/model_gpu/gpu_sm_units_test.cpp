@@ -5,6 +5,7 @@
 // (tests/check_contract.cmake). Each test is its own process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -425,4 +426,73 @@ TEST(GpuSmUnits, AResetAsTheLdStUnitAnswersLeavesNoAnswerForTheNextKernel) {
   ASSERT_TRUE(relaunch.relaunched);
   EXPECT_EQ(rig.gpu.lastError(), "");
   EXPECT_EQ(rig.gpu.lastCycles(), counter(stats, "sm0.cycles") - relaunch.sm0CyclesAtLaunch);
+}
+
+namespace {
+
+// The default LD/ST unit, noting the room in its response channel at each tick: the answers
+// unit reads every response in the cycle it is written, so, as with sc_fifo, the room is whole
+// again by the next tick.
+struct RoomWatchingLdSt : sm::GlobalMemoryPort {
+  RoomWatchingLdSt(mem::Downstream& memory, const config::GpuConfig& cfg, stats::Registry& stats, int sm)
+      : inner(memory, cfg, kMaxResponses, stats, "sm" + std::to_string(sm)) {}
+  void bind(sc_fifo_out_if<sm::GlobalResponse>& r) override {
+    responses = &r;
+    inner.bind(r);
+  }
+  bool canAccept() const override { return inner.canAccept(); }
+  void issue(const sm::GlobalRequest& r) override { inner.issue(r); }
+  void tick(uint64_t cycle) override {
+    least = std::min(least, responses->num_free());
+    const int before = responses->num_free();
+    inner.tick(cycle);
+    written += before - responses->num_free();
+  }
+  bool idle() const override { return inner.idle(); }
+  void startKernel(uint64_t cycle) override { inner.startKernel(cycle); }
+  gpu::GlobalMemoryAdapter inner;
+  sc_fifo_out_if<sm::GlobalResponse>* responses = nullptr;
+  int least = kMaxResponses, written = 0;
+};
+
+void expectWholeRoomAtEveryTick(config::SmScheduling scheduling) {
+  config::GpuConfig cfg;
+  cfg.gpu.num_sms = 2;
+  cfg.sm.scheduling = scheduling;
+  auto w = workloads::makeWorkload("vecadd", {{"n", 1000}, {"block", 64}});
+  auto k = workloads::loadKernel(*w);
+  isa::GlobalMemory timed;
+  const auto launch = w->setup(timed);
+  bool given = false;
+  stats::Registry stats;
+  gpu::Platform top("top", cfg, stats, [&](gpu::HostJob& job) {
+    if (given) return false;
+    given = true;
+    job = gpu::HostJob{&k, launch, &timed};
+    return true;
+  });
+  std::vector<RoomWatchingLdSt*> units;
+  top.gpu.setLdStFactory([&](int sm, mem::Downstream& memory, stats::Registry& reg) {
+    auto u = std::make_unique<RoomWatchingLdSt>(memory, cfg, reg, sm);
+    units.push_back(u.get());
+    return u;
+  });
+  top.host.onFinished = [] { sc_stop(); };
+  sc_start();
+  ASSERT_EQ(top.host.result().errorCode, 0u) << top.gpu.lastError();
+  ASSERT_EQ(units.size(), 2u);
+  EXPECT_EQ(units[0]->written + units[1]->written, 3 * 32) << "a response per access of vecadd";
+  for (const RoomWatchingLdSt* u : units) EXPECT_EQ(u->least, sm::GlobalMemoryPort::kMaxResponses);
+}
+
+}  // namespace
+
+// The channel ldst -> answers behaves as an sc_fifo under both schedulings: responses read by
+// the answers unit free their room before the LD/ST unit's next tick.
+TEST(GpuSmUnits, SequentialLdStAnswersHaveTheirWholeRoomAtEveryTick) {
+  expectWholeRoomAtEveryTick(config::SmScheduling::Sequential);
+}
+
+TEST(GpuSmUnits, SystemcLdStAnswersHaveTheirWholeRoomAtEveryTick) {
+  expectWholeRoomAtEveryTick(config::SmScheduling::Systemc);
 }
