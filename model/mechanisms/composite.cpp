@@ -67,6 +67,10 @@ void CompositeMechanism::issued(int slot, const sm::IBufferEntry& entry, bool di
   for (auto& p : parts_) p->issued(slot, entry, diverged);
 }
 
+void CompositeMechanism::woken(int slot) {
+  for (auto& p : parts_) p->woken(slot);
+}
+
 void CompositeMechanism::flushed(int slot) {
   for (auto& p : parts_) p->flushed(slot);
 }

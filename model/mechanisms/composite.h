@@ -3,7 +3,8 @@
 // The registry builds it only for a list whose hook groups do not conflict (registry.h), so
 // that every answer below combines without one mechanism overruling another:
 //   - notifications (kernelStarted, blockAdmitted, beforeFetch, delivered, issued, flushed,
-//     beforeExecute, written, barrierReleased, warpExited, ...): each mechanism in list order;
+//     beforeExecute, written, barrierReleased, warpExited, woken, ...): each mechanism in list
+//     order;
 //   - retireSkips: each in list order (only the one that delivers skips, the fetch probe's
 //     exclusive user, finds any);
 //   - holdsFetch, holdsIssue, fetchStopsAfter, couplesWarps: true when any mechanism says so;
@@ -41,6 +42,7 @@ class CompositeMechanism final : public sm::SmMechanism {
   void beforeExecute(int slot, const isa::Instr& in, uint32_t pc) override;
   void written(int slot, const isa::Instr& in) override;
   void barrierReleased(sm::BlockSlot& block) override;
+  void woken(int slot) override;
   std::string describeWarp(int slot) const override;
   bool couplesWarps() const override { return couples_; }
 

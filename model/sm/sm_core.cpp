@@ -39,7 +39,8 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
       issueLog_(unitLog(id, "issue")), fetchLog_(unitLog(id, "fetch")), executeLog_(unitLog(id, "execute")),
       writebackLog_(unitLog(id, "writeback")), answersLog_(unitLog(id, "answers")),
       ctx_{id, cfg, image_, warps_, blocks_, ops_, scoreboard_, shared_, opEvents_, fetched_, 0,
-           [this](uint32_t pc) { return decode(pc); }, [this](int slot) { dropStaleFront(slot); }} {
+           [this](uint32_t pc) { return decode(pc); }, [this](int slot) { dropStaleFront(slot); },
+           [this](int slot) { wake(slot); }} {
   const int perScheduler = cfg.sm.num_warps / cfg.issue.schedulers;
   for (int s = 0; s < cfg.issue.schedulers; ++s)
     schedulers_.push_back(schedulers ? schedulers(id, s, perScheduler) : makeScheduler(cfg.issue.policy, perScheduler));
@@ -502,21 +503,18 @@ void SmCore::fetch(uint64_t cycle) {
   fetchAsleep_ = false;
   const int n = static_cast<int>(warps_.size());
   const int start = lastFetched_ + 1 >= n ? 0 : lastFetched_ + 1;
-  if (mech_) {  // a mechanism changes warps without waking them (SmContext::event): every warp
-    for (int k = 0, i = start; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
-      if (tryFetch(i, cycle)) return;
-  } else {  // only the warps woken since they were last found unable to fetch, in the same order
-    for (int pass = 0; pass < 2; ++pass) {
-      const int lo = pass == 0 ? start : 0, hi = pass == 0 ? n : start;
-      for (int wd = lo / 64; wd * 64 < hi; ++wd) {
-        uint64_t bits = fetchCandidates_[static_cast<size_t>(wd)];
-        if (wd * 64 < lo) bits &= ~uint64_t{0} << (lo - wd * 64);
-        if (hi - wd * 64 < 64) bits &= (uint64_t{1} << (hi - wd * 64)) - 1;
-        for (; bits; bits &= bits - 1) {
-          const int i = wd * 64 + __builtin_ctzll(bits);
-          if (tryFetch(i, cycle)) return;
-          setBit(fetchCandidates_[static_cast<size_t>(wd)], i - wd * 64, false);
-        }
+  // Only the warps woken since they were last found unable to fetch, in the same order (a
+  // mechanism wakes the warps whose fetch it lets go: SmContext::wake).
+  for (int pass = 0; pass < 2; ++pass) {
+    const int lo = pass == 0 ? start : 0, hi = pass == 0 ? n : start;
+    for (int wd = lo / 64; wd * 64 < hi; ++wd) {
+      uint64_t bits = fetchCandidates_[static_cast<size_t>(wd)];
+      if (wd * 64 < lo) bits &= ~uint64_t{0} << (lo - wd * 64);
+      if (hi - wd * 64 < 64) bits &= (uint64_t{1} << (hi - wd * 64)) - 1;
+      for (; bits; bits &= bits - 1) {
+        const int i = wd * 64 + __builtin_ctzll(bits);
+        if (tryFetch(i, cycle)) return;
+        setBit(fetchCandidates_[static_cast<size_t>(wd)], i - wd * 64, false);
       }
     }
   }

@@ -237,13 +237,14 @@ class SmCore {
     setBit(candidates_[(static_cast<size_t>(slot) % S) * static_cast<size_t>(candidateWords_) + i / 64],
            static_cast<int>(i % 64), true);
   }
-  // Per warp slot, a bit for the fetch scan: woken since it was last found unable to fetch.
-  // (With a mechanism attached the scan looks at every warp: see fetch().)
+  // Per warp slot, a bit for the fetch scan: woken since it was last found unable to fetch
+  // (by the SM, or by a mechanism through SmContext::wake).
   std::vector<uint64_t> fetchCandidates_;
   void wake(int slot) {
     partVersion_[static_cast<size_t>(slot) % partVersion_.size()]++;
     markCandidate(slot);
     setBit(fetchCandidates_[static_cast<size_t>(slot) / 64], slot % 64, true);
+    if (mech_) mech_->woken(slot);
   }
   // Anything may have changed (an admission, a retirement, a barrier release): every warp is
   // looked at again, and the oldest live warps are found again (a retired slot may come back
@@ -253,6 +254,7 @@ class SmCore {
     for (int slot = 0; slot < static_cast<int>(warps_.size()); ++slot) markCandidate(slot);
     std::fill(fetchCandidates_.begin(), fetchCandidates_.end(), ~uint64_t{0});
     std::fill(oldestLive_.begin(), oldestLive_.end(), -1);
+    if (mech_) mech_->woken(-1);
   }
   uint64_t issueVersion(int scheduler, bool structural) const {
     if (coupled_) return stateVersion();

@@ -35,7 +35,8 @@ struct MechanismResources {
 // What a mechanism sees of its SM: the warp and block slots, the running kernel, the units it
 // acts through, and the SM's event count. A mechanism that changes what a warp can do (delivers
 // an instruction, opens a wait) counts an event, so that the SM's scanners that sleep until
-// something changes look again.
+// something changes look again, and wakes the warp whose fetch it lets go (a decision, a wait
+// that ends), so that the fetch scan, which looks only at woken warps, looks at it again.
 struct SmContext {
   int id;
   const config::GpuConfig& cfg;
@@ -51,6 +52,7 @@ struct SmContext {
   std::function<IBufferEntry(uint32_t pc)> decode;  // the decoded instruction at `pc`
   // Drops the warp's I-buffer (calling the mechanism's flushed()) and refetches from its PC.
   std::function<void(int slot)> dropFront;
+  std::function<void(int slot)> wake;  // the SM looks at the warp again (SmMechanism::woken follows)
   void event() { ++events; }
 };
 
@@ -99,6 +101,13 @@ class SmMechanism {
 
   // --- barriers -------------------------------------------------------------------------------
   virtual void barrierReleased(BlockSlot& /*block*/) {}
+
+  // --- events of the SM -------------------------------------------------------------------------
+  // The SM woke the warp (`slot`; -1: every warp): an event of its own changed what it can do
+  // (an issue, a fetch delivered, a flush, a dispatch, a register write) or one of the whole SM
+  // (an admission, a retirement, a barrier release). A mechanism that keeps what it found of a
+  // warp until something changes forgets it here.
+  virtual void woken(int /*slot*/) {}
 
   // --- reports and scheduling ---------------------------------------------------------------
   // What the warp waits for in the mechanism (stuck-run reports); empty for nothing.

@@ -182,6 +182,7 @@ struct Logger final : sm::SmMechanism {
   void beforeExecute(int, const isa::Instr&, uint32_t) override { note("beforeExecute"); }
   void written(int, const isa::Instr&) override { note("written"); }
   void barrierReleased(sm::BlockSlot&) override { note("barrierReleased"); }
+  void woken(int) override { note("woken"); }
   std::string describeWarp(int) const override { return hold ? name + " holds it" : ""; }
   bool couplesWarps() const override { return hold; }
 };
@@ -204,12 +205,13 @@ TEST(MechanismComposition, CompositeForwardsEveryHookInListOrderAndCombinesAnswe
   c.beforeExecute(1, e.instr, 0);
   c.written(1, e.instr);
   c.barrierReleased(b);
+  c.woken(-1);
   c.warpExited(1);
   c.warpDrained(1);
   c.blockRetired(0);
   const char* hooks[] = {"kernelStarted", "blockAdmitted", "beforeFetch", "delivered", "retireSkips",
                          "issued", "flushed", "beforeExecute", "written", "barrierReleased",
-                         "warpExited", "warpDrained", "blockRetired"};
+                         "woken", "warpExited", "warpDrained", "blockRetired"};
   std::string want;
   for (const char* h : hooks) want += std::string("a.") + h + " b." + h + " ";
   EXPECT_EQ(log, want);

@@ -41,6 +41,9 @@ void DarsieMechanism::kernelStarted() {
   d.warps.assign(sm_.warps.size(), DarsieWarp{});
   d.blocks.clear();
   d.blocks.resize(sm_.blocks.size());
+  d.cand.assign((sm_.warps.size() + 63) / 64, ~uint64_t{0});
+  d.parked.assign(d.cand.size(), 0);
+  d.epoch++;
   // Rename registers per block (Sec. 4.3.1): up to darsie.rename_regs, fewer when that would
   // lower the number of resident blocks the baseline reaches.
   const uint64_t wpb = (sm_.image.launch.block.count() + W - 1) / W;
@@ -68,6 +71,7 @@ void DarsieMechanism::blockAdmitted(int b) {
     d.warps[s] = DarsieWarp{};
     d.warps[s].leadWrite.assign(static_cast<size_t>(sm_.image.kernel->numRegs), -1);
     if (d.poolRegs > 0 && eligible(sm_.warps[s])) d.blocks[b]->majority |= bitOf(sm_.warps[s].indexInBlock);
+    touch(s);
   }
 }
 
@@ -76,6 +80,13 @@ void DarsieMechanism::blockRetired(int b) {
   d_.retiredTaken += d_.blocks[b]->pool.versionsCreated();
   d_.retiredReleased += d_.blocks[b]->pool.versionsReleased();
   d_.blocks[b].reset();
+  d_.epoch++;
+}
+
+void DarsieMechanism::woken(int slot) {
+  if (slot >= 0) return touch(slot);
+  std::fill(d_.cand.begin(), d_.cand.end(), ~uint64_t{0});
+  std::fill(d_.parked.begin(), d_.parked.end(), 0);
 }
 
 // Full warps without divergence or exited lanes may lead and follow (Sec. 4.5, rule 2).
@@ -96,6 +107,10 @@ bool DarsieMechanism::mustDecide(const sm::WarpSlot& w, int slot) const {
          d.warps[slot].decidedPc != w.fetchPc && (d.blocks[w.block]->majority & bitOf(w.indexInBlock));
 }
 
+// Every cycle the skipper looks at the warps that must decide their fetch PC, round robin from
+// `rr`. Only the candidates (DarsieState::cand) are visited, in that order: every other warp has
+// nothing to decide. A parked warp's probe would wait again: it takes its read port and counts
+// its wait without looking the table up.
 void DarsieMechanism::beforeFetch(uint64_t cycle) {
   DarsieState& d = d_;
   sm_.now = cycle;
@@ -103,23 +118,56 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
   uint32_t probed[64];
   int nprobed = 0, skips = 0;
   const unsigned n = static_cast<unsigned>(sm_.warps.size());
-  for (unsigned k = 0, next = d.rr % n; k < n; ++k, next = next + 1 == n ? 0 : next + 1) {
-    const int slot = static_cast<int>(next);
-    sm::WarpSlot& w = sm_.warps[slot];
-    if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked || !mustDecide(w, slot)) continue;
-    if (w.ibuf.skips() >= sm_.cfg.darsie.skip_entries) continue;
-    // The PC coalescer: warps at the same PC share one read port.
-    if (std::find(probed, probed + nprobed, w.fetchPc) == probed + nprobed) {
-      if (nprobed == sm_.cfg.darsie.skip_ports) {
-        d.portLimited++;
+  // The PC coalescer: warps at the same PC share one read port. False: no port left.
+  auto port = [&](uint32_t pc) {
+    if (std::find(probed, probed + nprobed, pc) != probed + nprobed) return true;
+    if (nprobed == sm_.cfg.darsie.skip_ports) {
+      d.portLimited++;
+      return false;
+    }
+    probed[nprobed++] = pc;
+    d.tableLookups++;
+    return true;
+  };
+  const unsigned start = d.rr % n;
+  for (int pass = 0; pass < 2; ++pass) {
+    const unsigned lo = pass == 0 ? start : 0, hi = pass == 0 ? n : start;
+    // (Bits are read again at every step: a probe may make a later warp a candidate.)
+    for (unsigned slot = lo; slot < hi; ++slot) {
+      const size_t wd = slot / 64;
+      const uint64_t bits = d.cand[wd] & (~uint64_t{0} << (slot % 64));
+      if (!bits) {
+        slot = static_cast<unsigned>(wd * 64 + 63);
         continue;
       }
-      probed[nprobed++] = w.fetchPc;
-      d.tableLookups++;
+      slot = static_cast<unsigned>(wd * 64) + static_cast<unsigned>(__builtin_ctzll(bits));
+      if (slot >= hi) break;
+      const uint64_t m = uint64_t{1} << (slot % 64);
+      DarsieWarp& dw = d.warps[slot];
+      if ((d.parked[wd] & m) && dw.parkEpoch == d.epoch) {
+        if (port(dw.parkPc)) (dw.parkKind == DarsieWarp::Park::LeaderWB ? d.leaderWbWaits : d.lapWaits)++;
+        continue;
+      }
+      d.parked[wd] &= ~m;
+      sm::WarpSlot& w = sm_.warps[slot];
+      if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked || !mustDecide(w, static_cast<int>(slot)) ||
+          w.ibuf.skips() >= sm_.cfg.darsie.skip_entries) {
+        d.cand[wd] &= ~m;  // nothing to decide until the warp is woken or changed
+        continue;
+      }
+      if (port(w.fetchPc)) probe(static_cast<int>(slot), skips);
     }
-    probe(slot, skips);
   }
   d.rr = (d.rr + 1) % n;
+}
+
+// The probe waited and will wait again until the warp or the table changes.
+void DarsieMechanism::park(int slot, DarsieWarp::Park kind, uint32_t pc) {
+  DarsieWarp& dw = d_.warps[slot];
+  dw.parkKind = kind;
+  dw.parkPc = pc;
+  dw.parkEpoch = d_.epoch;
+  d_.parked[static_cast<size_t>(slot) / 64] |= uint64_t{1} << (slot % 64);
 }
 
 // The PC skip table is probed for the warp's fetch PC (Sec. 4.3.5).
@@ -138,13 +186,14 @@ void DarsieMechanism::probe(int slot, int& skips) {
     dw.decidedEntry = entry;
     if (entry < 0) d.privateExec++;
     sm_.event();  // the fetch scheduler may fetch it now
+    sm_.wake(slot);
   };
   const int e = db.table.find(pc);
   if (e >= 0) {
     SkipEntry& x = db.table[e];
     if (x.instance < pos) {  // an older instance of this PC is still in the table
       d.lapWaits++;
-      return;
+      return park(slot, DarsieWarp::Park::Lap, pc);
     }
     if (x.instance > pos || (x.arrived & bit)) return decide(x.leader == me && !x.leaderWB ? e : -1);
     if (x.invalid) {  // executes the load itself (its value checked, but under ignore-store)
@@ -162,6 +211,8 @@ void DarsieMechanism::probe(int slot, int& skips) {
     }
     if (!x.leaderWB) {
       d.leaderWbWaits++;
+      // (At a synchronization point the wait depends on other warps' arrivals: no parking.)
+      if (!x.sync) park(slot, DarsieWarp::Park::LeaderWB, pc);
       return;
     }
     if (skips >= sm_.cfg.darsie.skips_per_cycle) return;
@@ -176,6 +227,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
     w.fetchPc += 8;
     dw.fetchPos++;
     sm_.event();
+    sm_.wake(slot);  // (its next PC may be one fetch fetches)
     return;
   }
   // No entry: the warp becomes the leader if a register and an entry are free.
@@ -187,6 +239,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
   if (s < 0 && (s = db.table.evictable()) >= 0) {
     db.pool.release(db.table[s].phys);
     db.table[s] = SkipEntry{};
+    d.epoch++;
     d.evictions++;
     d.liveEntries--;
   }
@@ -215,6 +268,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
   }
   d.elections++;
   d.liveEntries++;
+  d.epoch++;
   d.occupancyMax = std::max(d.occupancyMax, static_cast<uint64_t>(db.table.occupancy()));
   decide(s);
 }
@@ -251,6 +305,7 @@ void DarsieMechanism::flushed(int slot) {
     }
   dw.fetchPos = dw.issuePos;
   dw.decidedPc = ~0u;
+  touch(slot);
   if (dw.check.active && !dw.check.dispatched) {  // the load was dropped: probed again
     d.blocks[w.block]->pool.release(dw.check.phys);
     dw.check.active = false;
@@ -281,6 +336,7 @@ void DarsieMechanism::retireSkips(int slot) {
       x.pendingSkips--;
       e.tag = -1;
       w.ibuf.unskipFront();
+      touch(slot);
       d.unskipped++;
       sm_.fetched++;  // it has to be fetched after all
       sm_.event();
@@ -304,6 +360,7 @@ void DarsieMechanism::retireSkips(int slot) {
     else if (x.kind == ValueKind::Affine) d.skippedAffine++;
     else d.skippedUnstructured++;
     w.ibuf.pop();
+    touch(slot);
     sm_.event();
     sweep(w.block);
   }
@@ -393,6 +450,7 @@ void DarsieMechanism::tryReleaseBranch(int b) {
     if (!dw.branchWait) continue;
     dw.branchWait = false;
     sm_.warps[s].fetchBlocked = false;
+    sm_.wake(s);
     d.branchStall += sm_.now - dw.waitSince;
     if (dw.branchDiverged || dw.branchTarget != best) leave(s);
   }
@@ -410,6 +468,7 @@ void DarsieMechanism::leave(int slot) {
     db.majority &= ~bit;
     d.leaves++;
   }
+  sm_.wake(slot);  // fetch no longer waits for the skipper's decisions
   DarsieWarp& dw = d.warps[slot];
   if (dw.decidedEntry < 0) dw.decidedPc = ~0u;  // a lead already decided is still fetched and led
   if (dw.pendingLeads > 0) {

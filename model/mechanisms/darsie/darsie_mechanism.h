@@ -39,6 +39,7 @@ class DarsieMechanism final : public sm::SmMechanism {
   void beforeExecute(int slot, const isa::Instr& in, uint32_t pc) override;
   void written(int slot, const isa::Instr& in) override;
   void barrierReleased(sm::BlockSlot& b) override;
+  void woken(int slot) override;
   std::string describeWarp(int slot) const override;
   // Skips, branch barriers and the rename pool couple the warps of a block across schedulers.
   bool couplesWarps() const override { return true; }
@@ -48,6 +49,13 @@ class DarsieMechanism final : public sm::SmMechanism {
   bool eligible(const sm::WarpSlot& w) const;
   bool mustDecide(const sm::WarpSlot& w, int slot) const;  // fetch must not fetch its PC yet
   void probe(int slot, int& skips);
+  void park(int slot, DarsieWarp::Park kind, uint32_t pc);
+  // The warp's state changed in a way the skipper must look at again (a wait may have ended).
+  void touch(int slot) {
+    const uint64_t m = uint64_t{1} << (slot % 64);
+    d_.cand[static_cast<size_t>(slot) / 64] |= m;
+    d_.parked[static_cast<size_t>(slot) / 64] &= ~m;
+  }
   void followPath(int slot, const sm::IBufferEntry& e, bool diverged);
   void tryReleaseBranch(int blockSlot);
   void leave(int slot);

@@ -78,6 +78,7 @@ void DarsieMechanism::written(int slot, const isa::Instr& in) {
   DarsieBlock& db = *d.blocks[w.block];
   SkipEntry& x = db.table[entry];
   x.leaderWB = true;
+  d.epoch++;  // its followers' waits end
   x.kind = classify(db.pool.row(x.phys), w.ctx->lanes());
   const int phys = x.phys;  // (finishing a check may sweep the entry)
   for (int s : sm_.blocks[w.block].warps)  // followers whose own load wrote back first
@@ -105,6 +106,7 @@ void DarsieMechanism::clearLoadEntries(int slot, const isa::OpInfo& oi) {
           continue;
         }
         t[i].invalid = true;
+        d.epoch++;
         d.invalidByStore++;
       }
   }
@@ -114,6 +116,7 @@ void DarsieMechanism::clearLoadEntries(int slot, const isa::OpInfo& oi) {
         for (int i = 0; i < b->table.size(); ++i)
           if (b->table[i].valid && b->table[i].isGlobalLoad && !b->table[i].invalid) {
             b->table[i].invalid = true;
+            d.epoch++;
             d.invalidByAtomic++;
           }
 }
@@ -214,6 +217,7 @@ void DarsieMechanism::sweep(int b) {
     if (!x.stale && (x.arrived & db.majority) != db.majority) continue;
     db.pool.release(x.phys);
     x = SkipEntry{};
+    d_.epoch++;
     d_.liveEntries--;
   }
 }
@@ -267,6 +271,7 @@ void DarsieMechanism::barrierReleased(sm::BlockSlot& b) {
   }
   for (int i = 0; i < db.table.size(); ++i)
     if (db.table[i].valid) db.table[i].stale = true;
+  d.epoch++;
   db.decided.clear();
   db.forgotten = 0;
   sweep(bs);

@@ -34,6 +34,11 @@ struct DarsieWarp {
   bool leavePending = false;            // leaves the majority path once its leads wrote back
   uint64_t busyUntil = 0;               // copying renamed registers out
   bool releasePending = false;          // exited: versions to give back once drained
+  // The skipper's last probe of this warp waited (DarsieState::parked): at this PC, for this
+  // reason, with the table as it was at this epoch.
+  enum class Park : uint8_t { LeaderWB, Lap } parkKind = Park::LeaderWB;
+  uint32_t parkPc = 0;
+  uint64_t parkEpoch = 0;
   // A TB-redundant load the warp executes itself because a store or atomic cleared its entry
   // (Sec. 4.4): the leader's version (held by a reference of its own) is compared with the
   // warp's value once both have written back (docs/darsie.md, "Loads"). Younger skips wait for
@@ -67,6 +72,13 @@ struct DarsieState {
   std::vector<DarsieWarp> warps;                 // by slot
   std::vector<std::optional<DarsieBlock>> blocks;  // by block slot
   unsigned rr = 0;                               // skipper's round-robin start
+  // The skipper looks only at warps that can need a decision: a bit per slot, set when the SM
+  // wakes the warp or DARSIE changes it, cleared when the skipper finds it has nothing to
+  // decide. A warp in `parked` waited at its last probe and nothing that could end the wait has
+  // happened since (its own events clear the bit; the table's bump `epoch`): the skipper counts
+  // the same wait without probing again.
+  std::vector<uint64_t> cand, parked;
+  uint64_t epoch = 0;
   uint64_t liveEntries = 0;                      // skip-table entries in use, all blocks
   // statistics
   uint64_t skipped = 0, skippedUniform = 0, skippedAffine = 0, skippedUnstructured = 0;
