@@ -51,6 +51,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
   stallCache_.assign(warps_.size(), Stall::NotLive);
   candidateWords_ = (perScheduler + 63) / 64;
   candidates_.assign(static_cast<size_t>(cfg.issue.schedulers * candidateWords_), 0);
+  fixups_.assign(candidates_.size(), 0);
   byPosition_.assign(static_cast<size_t>(candidateWords_), 0);
   oldestLive_.assign(static_cast<size_t>(cfg.issue.schedulers), -1);
   fetchCandidates_.assign((warps_.size() + 63) / 64, 0);
@@ -103,9 +104,8 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
   ops_.registerStats(stats, "sm" + std::to_string(id));
   mech_ = mechanisms::attach(cfg, ctx_, stats);
   coupled_ = mech_ && mech_->couplesWarps();
-  recheck_ = coupled_ ? 0xffu
-                     : 1u << static_cast<int>(Stall::None) | 1u << static_cast<int>(Stall::Structural) |
-                           1u << static_cast<int>(Stall::Memory) | 1u << static_cast<int>(Stall::Sync);
+  recheck_ = 1u << static_cast<int>(Stall::None) | 1u << static_cast<int>(Stall::Structural) |
+             1u << static_cast<int>(Stall::Memory) | 1u << static_cast<int>(Stall::Sync);
   initMemory(stats);  // the shared-memory unit (sm_memory.cpp)
   // An I-cache fill answers the fetches that missed on its line: their instructions arrive
   // icache_hit_latency cycles (at least one) after the line is installed.

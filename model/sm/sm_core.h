@@ -102,12 +102,11 @@ class SmCore {
   Stall issueStall(int slot) const;
   // issueStall(), looked at again only when it can have changed: the warp was woken, or its
   // stall ends without an event of its own (a free collector or memory port; a ready warp another
-  // scheduler's issue may have made structurally stalled). Always with a mechanism that couples
-  // warps.
+  // scheduler's issue may have made structurally stalled; a mechanism's synchronization). A
+  // mechanism wakes the warps whose stall it changes (SmContext::wake).
   // Warp i of scheduler s (slot i * schedulers + s).
   Stall stallOf(int s, int i) {
     const int slot = i * static_cast<int>(partVersion_.size()) + s;
-    if (coupled_) return restall(slot);  // (every warp is looked at every time)
     uint64_t& word = candidates_[static_cast<size_t>(s * candidateWords_ + i / 64)];
     if (!(word >> (i % 64) & 1u)) return stallCache_[static_cast<size_t>(slot)];
     const Stall st = restall(slot);
@@ -232,10 +231,15 @@ class SmCore {
   static void setBit(uint64_t& word, int bit, bool on) {
     word = on ? word | uint64_t{1} << bit : word & ~(uint64_t{1} << bit);
   }
+  // With a mechanism that couples warps, per scheduler a bit per warp of its partition (as
+  // candidates_) for the front fix-ups before its walk (issue()): woken since its front was last
+  // found neither a skip to retire nor stale.
+  std::vector<uint64_t> fixups_;
   void markCandidate(int slot) {
     const size_t S = partVersion_.size(), i = static_cast<size_t>(slot) / S;
-    setBit(candidates_[(static_cast<size_t>(slot) % S) * static_cast<size_t>(candidateWords_) + i / 64],
-           static_cast<int>(i % 64), true);
+    const size_t at = (static_cast<size_t>(slot) % S) * static_cast<size_t>(candidateWords_) + i / 64;
+    setBit(candidates_[at], static_cast<int>(i % 64), true);
+    setBit(fixups_[at], static_cast<int>(i % 64), true);
   }
   // Per warp slot, a bit for the fetch scan: woken since it was last found unable to fetch
   // (by the SM, or by a mechanism through SmContext::wake).

@@ -44,18 +44,31 @@ void SmCore::issue(uint64_t cycle) {
     }
     memo.asleep = false;
     // With a mechanism that couples warps, front fix-ups first, for every warp of the partition
-    // (retired skips and their flushes change what fetch sees). Otherwise a front goes stale
-    // only through events that wake the warp; restall() checks it then.
-    if (coupled_)
+    // that can need one (retired skips and their flushes change what fetch sees): those woken
+    // since their front was last found neither a skip to retire nor stale. (A skip waits for
+    // the warp's own dispatches and writes, or for the mechanism, which wakes the warp.)
+    // Otherwise a front goes stale only through events that wake the warp; restall() checks it
+    // then.
+    if (coupled_) {
+      uint64_t* fix = &fixups_[static_cast<size_t>(s * candidateWords_)];
       for (int i = 0; i < perScheduler; ++i) {
-        Warp& w = warps_[i * S + s];
-        if (!w.active || w.done || w.ibuf.empty()) continue;
-        if (w.ibuf.front().skip) {
-          mech_->retireSkips(i * S + s);
-          if (w.ibuf.empty()) continue;
+        const uint64_t rest = fix[i / 64] >> (i % 64);  // (read again: a fix-up may wake a later warp)
+        if (!rest) {
+          i = (i / 64) * 64 + 63;
+          continue;
         }
-        if (w.ibuf.front().pc != w.ctx->pc()) dropStaleFront(i * S + s);
+        i += __builtin_ctzll(rest);
+        if (i >= perScheduler) break;
+        const int slot = i * S + s;
+        Warp& w = warps_[slot];
+        if (w.active && !w.done && !w.ibuf.empty()) {
+          if (w.ibuf.front().skip) mech_->retireSkips(slot);
+          if (!w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc()) dropStaleFront(slot);
+        }
+        // Nothing left to fix until the warp is woken again (a skip still at the front waits).
+        setBit(fix[i / 64], i % 64, false);
       }
+    }
     // Then the scheduler's warps in its priority order, up to the first that can issue. Only the
     // candidates are looked at: every other warp keeps a cached stall that cannot be None.
     WarpScheduler& sched = *schedulers_[s];
@@ -69,10 +82,7 @@ void SmCore::issue(uint64_t cycle) {
       if (st == Stall::None) pick = i;
     };
     if (prio.first >= 0) look(prio.first);
-    if (pick < 0 && coupled_) {  // every warp is a candidate: the order itself
-      for (int k = 0; k < prio.n && pick < 0; ++k)
-        if (prio.order[k] != prio.first) look(prio.order[k]);
-    } else if (pick < 0) {
+    if (pick < 0) {
       const uint64_t* cand = &candidates_[static_cast<size_t>(s * candidateWords_)];
       std::fill(byPosition_.begin(), byPosition_.end(), 0);
       for (int wd = 0; wd < candidateWords_; ++wd)

@@ -336,7 +336,7 @@ void DarsieMechanism::retireSkips(int slot) {
       x.pendingSkips--;
       e.tag = -1;
       w.ibuf.unskipFront();
-      touch(slot);
+      sm_.wake(slot);  // (issue looks at its new front)
       d.unskipped++;
       sm_.fetched++;  // it has to be fetched after all
       sm_.event();
@@ -360,7 +360,7 @@ void DarsieMechanism::retireSkips(int slot) {
     else if (x.kind == ValueKind::Affine) d.skippedAffine++;
     else d.skippedUnstructured++;
     w.ibuf.pop();
-    touch(slot);
+    sm_.wake(slot);
     sm_.event();
     sweep(w.block);
   }

@@ -97,28 +97,43 @@ void DarsieMechanism::clearLoadEntries(int slot, const isa::OpInfo& oi) {
   const bool store = oi.cls == isa::OpClass::StoreGlobal || oi.cls == isa::OpClass::StoreShared ||
                      oi.cls == isa::OpClass::AtomicShared;
   const bool global = oi.cls == isa::OpClass::AtomicGlobal || oi.cls == isa::OpClass::Fence;
+  // A skip of a cleared (or, ignoring stores, hit) entry is retired differently: the warps of
+  // its block are woken, so that front fix-ups look at them again.
+  auto wakeBlock = [&](int b) {
+    for (int s : sm_.blocks[static_cast<size_t>(b)].warps) sm_.wake(s);
+  };
   if (store) {
-    SkipTable& t = d.blocks[sm_.warps[slot].block]->table;
+    const int b = sm_.warps[slot].block;
+    SkipTable& t = d.blocks[b]->table;
+    bool changed = false;
     for (int i = 0; i < t.size(); ++i)
       if (t[i].valid && t[i].isLoad && !t[i].invalid) {
         if (d.ignoreStores) {  // not cleared; its skips are checked when they retire
+          changed = changed || !t[i].storeHit;
           t[i].storeHit = true;
           continue;
         }
         t[i].invalid = true;
+        changed = true;
         d.epoch++;
         d.invalidByStore++;
       }
+    if (changed) wakeBlock(b);
   }
   if (global)
-    for (auto& b : d.blocks)
-      if (b)
-        for (int i = 0; i < b->table.size(); ++i)
-          if (b->table[i].valid && b->table[i].isGlobalLoad && !b->table[i].invalid) {
-            b->table[i].invalid = true;
-            d.epoch++;
-            d.invalidByAtomic++;
-          }
+    for (size_t b = 0; b < d.blocks.size(); ++b) {
+      if (!d.blocks[b]) continue;
+      SkipTable& t = d.blocks[b]->table;
+      bool changed = false;
+      for (int i = 0; i < t.size(); ++i)
+        if (t[i].valid && t[i].isGlobalLoad && !t[i].invalid) {
+          t[i].invalid = true;
+          changed = true;
+          d.epoch++;
+          d.invalidByAtomic++;
+        }
+      if (changed) wakeBlock(static_cast<int>(b));
+    }
 }
 
 // Sec. 4.4 clears a load's entry when the block stores, so that followers execute the load
@@ -159,6 +174,7 @@ void DarsieMechanism::finishCheck(int slot) {
   db.pool.release(c.phys);
   c.active = false;
   sm_.event();  // younger skips may go on
+  sm_.wake(slot);
   if (same || w.done) return;
   d.loadCheckLeaves++;
   sm_.dropFront(slot);
