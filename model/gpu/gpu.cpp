@@ -107,7 +107,11 @@ void Gpu::build() {
   }
   sm::GridEngine::Parts parts;
   for (auto& sm : sms_)  // the systemc scheduling's sc_fifos
-    if (sm->answers()) parts.answers.push_back({sm->answers(), sm->answers()});
+    if (sm->answers()) {
+      parts.answers.push_back({sm->answers(), sm->answers()});
+      parts.executeResults.push_back(sm->executeResults());
+      parts.answerResults.push_back(sm->answerResults());
+    }
   parts.schedulers = schedulerFactory_;
   engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_, parts);
   engine_->watchMemory(&gate_);

@@ -30,7 +30,15 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
       channel = {answerRegs_.back().get(), answerRegs_.back().get()};
     }
     ports_[i]->bind(*channel.out);
-    sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], *channel.in, *icaches_[i], stats,
+    const auto results = [&](const std::vector<ResultChannel>& given, const char* name) {
+      if (!given.empty()) return given.at(i);
+      resultRegs_.push_back(std::make_unique<PipelineRegister<PendingResult>>(
+          "sm" + std::to_string(i) + "." + name, kMaxResultsPerStep, *updates_.back()));
+      return ResultChannel{resultRegs_.back().get(), resultRegs_.back().get()};
+    };
+    const SmCore::Channels channels{channel.in, results(parts.executeResults, "execute_results"),
+                                    results(parts.answerResults, "answer_results"), updates_.back().get()};
+    sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], channels, *icaches_[i], stats,
                                             parts.schedulers));
     sms_.back()->onBlockDone = [this, i](uint32_t block) {
       blocksLeft_--;

@@ -43,6 +43,9 @@ class GridEngine {
   //                ends, owned by the caller (the systemc scheduling's sc_fifo, at least
   //                GlobalMemoryPort::kMaxResponses deep); empty: the engine makes a pipeline
   //                register per SM and commits it after the LD/ST step;
+  //   executeResults[i], answerResults[i]
+  //                SM i's channels of results to write-back (pending_result.h), at least
+  //                kMaxResultsPerStep deep; empty: pipeline registers of the engine's;
   //   schedulers   the SMs' issue schedulers (warp_scheduler.h); empty: issue.policy's.
   struct AnswerChannel {
     sc_core::sc_fifo_in_if<GlobalResponse>* in;
@@ -50,6 +53,7 @@ class GridEngine {
   };
   struct Parts {
     std::vector<AnswerChannel> answers;
+    std::vector<ResultChannel> executeResults, answerResults;
     SchedulerFactory schedulers;
   };
   GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
@@ -99,6 +103,7 @@ class GridEngine {
   std::vector<std::unique_ptr<frontend::ICache>> icaches_;  // one per SM, before the SMs
   std::vector<std::unique_ptr<UpdateList>> updates_;  // per SM: its pipeline registers' update phase
   std::vector<std::unique_ptr<PipelineRegister<GlobalResponse>>> answerRegs_;  // when not given
+  std::vector<std::unique_ptr<PipelineRegister<PendingResult>>> resultRegs_;    // when not given
   std::vector<std::unique_ptr<SmCore>> sms_;
   KernelImage image_;
   State state_ = State::Idle;

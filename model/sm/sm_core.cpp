@@ -30,10 +30,10 @@ spdlog::logger& unitLog(int sm, const char* unit) { return log::get("gpu.sm" + s
 
 }  // namespace
 
-SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
-               sc_core::sc_fifo_in_if<GlobalResponse>& answers, frontend::ICache& icache, stats::Registry& stats,
-               const SchedulerFactory& schedulers)
-    : id_(id), cfg_(cfg), mem_(memory), answers_(answers), icache_(icache), warps_(static_cast<size_t>(cfg.sm.num_warps)),
+SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, const Channels& channels,
+               frontend::ICache& icache, stats::Registry& stats, const SchedulerFactory& schedulers)
+    : id_(id), cfg_(cfg), mem_(memory), answers_(*channels.ldstAnswers), executeResults_(channels.executeResults),
+      answerResults_(channels.answerResults), updates_(*channels.updates), icache_(icache), warps_(static_cast<size_t>(cfg.sm.num_warps)),
       blocks_(static_cast<size_t>(cfg.sm.max_blocks)), scoreboard_(cfg.sm.num_warps),
       ops_(cfg, mechanisms::resourcesFor(cfg)), warpAge_(static_cast<size_t>(cfg.sm.num_warps), 0),
       issueLog_(unitLog(id, "issue")), fetchLog_(unitLog(id, "fetch")), executeLog_(unitLog(id, "execute")),
@@ -55,6 +55,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
   byPosition_.assign(static_cast<size_t>(candidateWords_), 0);
   oldestLive_.assign(static_cast<size_t>(cfg.issue.schedulers), -1);
   fetchCandidates_.assign((warps_.size() + 63) / 64, 0);
+  blockResults_.assign(blocks_.size(), 0);
   wakeAll();
   for (auto& w : warps_) w.ibuf = IBuffer(cfg.frontend.ibuffer_entries);
   unitFreeAt_[static_cast<int>(isa::Unit::Sp)].assign(cfg.exec.sp_units, 0);
@@ -192,8 +193,10 @@ bool SmCore::idle() const { return residentBlocks_ == 0; }
 bool SmCore::tick(uint64_t cycle) {  // (the steps of step(), called directly)
   if (!beginCycle(cycle)) return false;
   memoryAnswered_ = tickMemory(cycle);
+  commit();  // shared-memory results, for write-back
   writeback(cycle);
   dispatch(cycle);
+  commit();  // results, for the next cycle's write-back
   issue(cycle);
   operandTick(cycle);
   if (mech_) mech_->beforeFetch(cycle);
@@ -215,7 +218,7 @@ bool SmCore::beginCycle(uint64_t cycle) {
   sleepUntil_ = 0;
   ctx_.now = stepCycle_ = cycle;
   progressBefore_ = warpInstrs_ + fetched_ + opEvents_;
-  pendingBefore_ = inFlight_.size();
+  resultEventsBefore_ = resultEvents_;
   stepping_ = true;
   return true;
 }
@@ -234,13 +237,14 @@ void SmCore::step(Step s) {
       fetch(cycle);
       break;
   }
+  commit();
 }
 
 bool SmCore::endCycle() {
   if (!stepping_) return false;
   stepping_ = false;
   maybeSleep(stepCycle_);
-  return memoryAnswered_ || warpInstrs_ + fetched_ + opEvents_ != progressBefore_ || inFlight_.size() != pendingBefore_;
+  return memoryAnswered_ || warpInstrs_ + fetched_ + opEvents_ != progressBefore_ || resultEvents_ != resultEventsBefore_;
 }
 
 void SmCore::maybeSleep(uint64_t cycle) {
@@ -248,7 +252,7 @@ void SmCore::maybeSleep(uint64_t cycle) {
   if (!fetchAsleep_ || fetchVersion_ != stateVersion()) return;
   for (size_t s = 0; s < memo_.size(); ++s)
     if (!memo_[s].asleep || memo_[s].version != issueVersion(static_cast<int>(s), memo_[s].structural)) return;
-  uint64_t until = ~uint64_t{0};
+  uint64_t until = sentSinceTaken_;  // (results execute sent this cycle: still in their channel)
   for (const InFlight& f : inFlight_) until = std::min(until, f.at);
   for (const auto& [i, id] : fetchList_) {  // (a fetch waiting for its fill wakes the SM with it)
     const Warp& w = warps_[static_cast<size_t>(i)];
@@ -259,7 +263,19 @@ void SmCore::maybeSleep(uint64_t cycle) {
   sleepKey_ = sleepKey();
 }
 
+// Execute's results first (sent in earlier cycles), then the answers unit's (sent this cycle):
+// the order they were made in.
+void SmCore::takeResults() {
+  for (const ResultChannel& c : {executeResults_, answerResults_})
+    for (int n = c.in->num_available(); n > 0; --n) {
+      inFlight_.emplace_back();
+      c.in->nb_read(inFlight_.back());
+    }
+  sentSinceTaken_ = ~uint64_t{0};
+}
+
 void SmCore::writeback(uint64_t cycle) {
+  takeResults();
   size_t keep = 0;
   retireCheck_.clear();
   for (size_t i = 0; i < inFlight_.size(); ++i) {
@@ -268,6 +284,8 @@ void SmCore::writeback(uint64_t cycle) {
       continue;
     }
     const InFlight& f = inFlight_[i];
+    blockResults_[static_cast<size_t>(warps_[static_cast<size_t>(f.slot)].block)]--;
+    resultEvents_++;
     if (writebackLog_.should_log(spdlog::level::trace))
       writebackLog_.trace("cycle {}: warp {} {}: result due, to the register file", cycle - kernelStart_, f.slot,
                           isa::disassemble(f.instr, image_.kernel));
@@ -351,7 +369,7 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
       break;  // resolved at issue
     default:
       w.ctx->executeAlu(in, c.exec);
-      complete(slot, in, done);
+      complete(slot, in, done, executeResults_);
       break;
   }
   dispatchPc_ = -1;
@@ -430,8 +448,7 @@ void SmCore::retireBlock(Block& b) {
   if (!b.used || b.warpsDone != static_cast<int>(b.warps.size())) return;
   for (int s : b.warps)
     if (warps_[s].pendingMem || ops_.busy(s)) return;
-  for (const InFlight& f : inFlight_)
-    if (warps_[f.slot].block == static_cast<int>(&b - blocks_.data())) return;
+  if (blockResults_[static_cast<size_t>(&b - blocks_.data())] > 0) return;
   const isa::Kernel& k = *image_.kernel;
   const uint32_t W = image_.launch.warpSize;
   for (int s : b.warps) {

@@ -39,6 +39,8 @@
 #include "model/sm/global_access.h"
 #include "model/sm/ibuffer.h"
 #include "model/sm/operand_stage.h"
+#include "model/sm/pending_result.h"
+#include "model/sm/pipeline_register.h"
 #include "model/sm/scoreboard.h"
 #include "model/sm/sm_mechanism.h"
 #include "model/sm/sm_state.h"
@@ -57,11 +59,17 @@ struct FaultSite {
 class SmCore {
  public:
   // `icache` is this SM's instruction cache (it outlives the core); the core answers its fills.
-  // `answers` is the channel the LD/ST unit `memory` writes its responses to (global_access.h).
+  // The channels between the SM's units: the one the LD/ST unit `memory` writes its responses to
+  // (global_access.h), the two that carry results to write-back (pending_result.h), and the
+  // update phase of those that are pipeline registers (committed after each step).
+  struct Channels {
+    sc_core::sc_fifo_in_if<GlobalResponse>* ldstAnswers;
+    ResultChannel executeResults, answerResults;
+    UpdateList* updates;
+  };
   // `schedulers`, when set, builds the issue schedulers in place of issue.policy's.
-  SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory,
-         sc_core::sc_fifo_in_if<GlobalResponse>& answers, frontend::ICache& icache, stats::Registry& stats,
-         const SchedulerFactory& schedulers = {});
+  SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, const Channels& channels,
+         frontend::ICache& icache, stats::Registry& stats, const SchedulerFactory& schedulers = {});
   ~SmCore();
 
   // `cycle`: the engine's cycle the grid starts in (log messages count from it).
@@ -91,7 +99,7 @@ class SmCore {
  private:
   using Warp = WarpSlot;
   using Block = BlockSlot;
-  struct InFlight;
+  using InFlight = PendingResult;
 
   void writeback(uint64_t cycle);
   void issue(uint64_t cycle);
@@ -141,7 +149,8 @@ class SmCore {
   bool tickMemory(uint64_t cycle);
   void sharedDone(const mem::SharedResponse& r);
   void executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64_t cycle);
-  void complete(int slot, const isa::Instr& in, uint64_t when);
+  // A result to write back at `when`, sent to write-back through `to`.
+  void complete(int slot, const isa::Instr& in, uint64_t when, const ResultChannel& to);
   void releaseBarrier(Block& b);
   void deadlock(const Block& b);
   void retireBlock(Block& b);
@@ -160,6 +169,11 @@ class SmCore {
   const config::GpuConfig& cfg_;
   GlobalMemoryPort& mem_;
   sc_core::sc_fifo_in_if<GlobalResponse>& answers_;
+  ResultChannel executeResults_, answerResults_;
+  UpdateList& updates_;
+  void commit() {
+    if (!updates_.empty()) updates_.commit();
+  }
   // Global accesses sent to the LD/ST unit and not answered yet, by request id.
   struct PendingGlobal {
     int slot;
@@ -182,7 +196,13 @@ class SmCore {
   std::vector<Block> blocks_;        // block slots
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   Scoreboard scoreboard_;
-  std::vector<InFlight> inFlight_;   // results waiting for write-back
+  // Write-back's results not yet due (taken from the two result channels), and per block slot the
+  // results of its warps anywhere between execute or answers and their register write.
+  std::vector<InFlight> inFlight_;
+  std::vector<int> blockResults_;
+  uint64_t resultEvents_ = 0;               // results sent and written back (progress)
+  uint64_t sentSinceTaken_ = ~uint64_t{0};  // earliest due of results in the channels (maybeSleep)
+  void takeResults();
   std::vector<int> retireCheck_;     // writeback(): blocks whose last results may have drained
   OperandStage ops_;                 // register map, operand collectors, bank arbitration
   std::vector<uint64_t> warpAge_;    // by slot: admission order (stall attribution)
@@ -278,8 +298,7 @@ class SmCore {
   void maybeSleep(uint64_t cycle);
   // The cycle the steps run in (beginCycle .. endCycle), and what endCycle() compares with.
   bool stepping_ = false, memoryAnswered_ = false;
-  uint64_t stepCycle_ = 0, progressBefore_ = 0;
-  size_t pendingBefore_ = 0;
+  uint64_t stepCycle_ = 0, progressBefore_ = 0, resultEventsBefore_ = 0;
   int lastFetched_ = -1;
   uint32_t nextFetchId_ = 0;  // tags I-cache misses, so a late fill never feeds a reused slot
 

@@ -1,4 +1,4 @@
-// The private state of SmCore (results in flight) and helpers shared by its implementation
+// Helpers shared by its implementation
 // files: sm_core.cpp (admission, fetch, dispatch, write-back, barriers), sm_issue.cpp (the issue
 // stage) and sm_memory.cpp (memory instructions: parameters, shared memory, global memory). The
 // warp and block slots a mechanism also sees are in sm_state.h.
@@ -26,12 +26,5 @@ inline bool isGlobal(const isa::OpInfo& oi) {
   return oi.cls == isa::OpClass::LoadGlobal || oi.cls == isa::OpClass::StoreGlobal ||
          oi.cls == isa::OpClass::AtomicGlobal;
 }
-
-struct SmCore::InFlight {
-  uint64_t at;
-  int slot;
-  isa::Instr instr;
-  std::optional<regfile::PhysReg> dest;  // its register-file write (OperandStage::dest)
-};
 
 }  // namespace simtlm::sm

@@ -2,6 +2,8 @@
 // priority order up to the first that can issue, with each warp's stall reason cached between
 // its events; the issued instruction goes into an operand collector and its control flow is
 // resolved.
+#include <stdexcept>
+
 #include "model/sm/sm_core.h"
 #include "model/sm/sm_core_state.h"
 
@@ -212,9 +214,13 @@ void SmCore::execute(int slot, uint64_t cycle) {
   retireBlock(b);
 }
 
-void SmCore::complete(int slot, const isa::Instr& in, uint64_t when) {
+void SmCore::complete(int slot, const isa::Instr& in, uint64_t when, const ResultChannel& to) {
   scoreboard_.reserve(slot, in);
-  inFlight_.push_back({when, slot, in, ops_.dest(slot, in)});
+  if (!to.out->nb_write(InFlight{when, slot, in, ops_.dest(slot, in)}))
+    throw std::logic_error("SmCore: a result channel to write-back is full");
+  blockResults_[static_cast<size_t>(warps_[static_cast<size_t>(slot)].block)]++;
+  resultEvents_++;
+  sentSinceTaken_ = std::min(sentSinceTaken_, when);
 }
 
 }  // namespace simtlm::sm

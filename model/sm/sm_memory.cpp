@@ -76,7 +76,8 @@ void SmCore::sharedDone(const mem::SharedResponse& r) {
   if (op.writesReg) {
     w.ctx->writeLanes(op.instr.d, r.data, op.exec);
     const isa::OpClass cls = isa::info(op.instr.op).cls;
-    complete(op.slot, op.instr, sharedNow_ + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(cls))));
+    complete(op.slot, op.instr, sharedNow_ + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(cls))),
+             answerResults_);
   }
   w.pendingMem--;
   opEvents_++;
@@ -128,7 +129,7 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
     for (int l = 0; l < W; ++l)
       if (exec >> l & 1u) words[l] = params[addr[l] / 4];
     ctx.writeLanes(in.d, words, exec);
-    return complete(slot, in, cycle + ldst);
+    return complete(slot, in, cycle + ldst, executeResults_);
   }
   if (isSharedAccess(oi)) {
     mem::SharedRequest rq;

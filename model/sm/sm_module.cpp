@@ -20,15 +20,22 @@ SmModule::SmModule(sc_core::sc_module_name name, const std::vector<const char*>&
   for (size_t u = 0; u < units.size(); ++u)
     units_.push_back(std::make_unique<UnitModule>(units[u], triggers.empty() ? nullptr : triggers[u],
                                                   [step, u] { step(static_cast<int>(u)); }));
-  if (!triggers.empty())
-    answers_ = std::make_unique<sc_core::sc_fifo<GlobalResponse>>("ldst_answers", GlobalMemoryPort::kMaxResponses);
+  if (triggers.empty()) return;
+  answers_ = std::make_unique<sc_core::sc_fifo<GlobalResponse>>("ldst_answers", GlobalMemoryPort::kMaxResponses);
+  executeResults_ = std::make_unique<sc_core::sc_fifo<PendingResult>>("execute_results", kMaxResultsPerStep);
+  answerResults_ = std::make_unique<sc_core::sc_fifo<PendingResult>>("answer_results", kMaxResultsPerStep);
 }
 
 void SmModule::drainAnswers() {
+  if (!answers_) return;
   GlobalResponse r;
-  if (answers_)
-    while (answers_->nb_read(r)) {
-    }
+  while (answers_->nb_read(r)) {
+  }
+  PendingResult p;
+  while (executeResults_->nb_read(p)) {
+  }
+  while (answerResults_->nb_read(p)) {
+  }
 }
 
 }  // namespace simtlm::sm

@@ -29,6 +29,7 @@
 #include "model/mem/downstream.h"
 #include "model/mem/mem_port.h"
 #include "model/sm/global_access.h"
+#include "model/sm/pending_result.h"
 
 namespace simtlm::sm {
 
@@ -57,7 +58,11 @@ class SmModule : public sc_core::sc_module {
   // With the systemc scheduling, the channel from the LD/ST unit to the answers unit
   // (`gpu.sm<N>.ldst_answers`, global_access.h; null otherwise: the engine's pipeline register).
   sc_core::sc_fifo<GlobalResponse>* answers() { return answers_.get(); }
-  void drainAnswers();  // drops what a released kernel's LD/ST unit left in it
+  // Likewise the channels of results to write-back (`execute_results`, `answer_results`,
+  // pending_result.h).
+  ResultChannel executeResults() { return {executeResults_.get(), executeResults_.get()}; }
+  ResultChannel answerResults() { return {answerResults_.get(), answerResults_.get()}; }
+  void drainAnswers();  // drops what a released kernel's units left in the channels
 
   // Whether someone has bound to_memory yet (meaningful during elaboration).
   bool bound() { return to_memory.bind_count() > 0; }
@@ -71,6 +76,7 @@ class SmModule : public sc_core::sc_module {
   mem::MemPortDownstream memory_;
   std::vector<std::unique_ptr<UnitModule>> units_;
   std::unique_ptr<sc_core::sc_fifo<GlobalResponse>> answers_;
+  std::unique_ptr<sc_core::sc_fifo<PendingResult>> executeResults_, answerResults_;
 };
 
 }  // namespace simtlm::sm

@@ -66,26 +66,30 @@ void checkUnits(config::SmScheduling scheduling, bool processes) {
         EXPECT_EQ(process, nullptr) << name << ": a process under the sequential scheduling";
       }
     }
-    // The LD/ST unit's responses: an sc_fifo of the SM under systemc, the engine's pipeline
-    // register (not a SystemC object) otherwise.
-    sc_object* answers = find(all, sm + ".ldst_answers");
-    if (processes) {
-      ASSERT_NE(answers, nullptr) << sm;
-      EXPECT_STREQ(answers->kind(), "sc_fifo");
-      EXPECT_EQ(top.gpu.sm(i).answers(), answers);
-    } else {
-      EXPECT_EQ(answers, nullptr) << sm;
-      EXPECT_EQ(top.gpu.sm(i).answers(), nullptr);
+    // The channels between units: sc_fifos of the SM under systemc, the engine's pipeline
+    // registers (not SystemC objects) otherwise.
+    for (const char* channel : {"ldst_answers", "execute_results", "answer_results"}) {
+      sc_object* fifo = find(all, sm + "." + channel);
+      if (processes) {
+        ASSERT_NE(fifo, nullptr) << sm << "." << channel;
+        EXPECT_STREQ(fifo->kind(), "sc_fifo") << channel;
+        EXPECT_EQ(fifo->get_parent_object(), parent) << channel;
+      } else {
+        EXPECT_EQ(fifo, nullptr) << sm << "." << channel;
+      }
     }
+    EXPECT_EQ(top.gpu.sm(i).answers(), processes ? find(all, sm + ".ldst_answers") : nullptr);
+    EXPECT_EQ(dynamic_cast<sc_object*>(top.gpu.sm(i).executeResults().in),
+              processes ? find(all, sm + ".execute_results") : nullptr);
   }
 }
 
-// Counts the delta cycles in which SM 0's LD/ST unit wrote responses to its sc_fifo.
-struct AnswerWatch : sc_module {
-  SC_HAS_PROCESS(AnswerWatch);
-  AnswerWatch(sc_module_name n, sc_fifo<sm::GlobalResponse>& fifo) : sc_module(n) {
+// Counts the delta cycles in which a unit wrote to one of SM 0's sc_fifos.
+struct FifoWatch : sc_module {
+  SC_HAS_PROCESS(FifoWatch);
+  FifoWatch(sc_module_name n, const sc_event& written) : sc_module(n) {
     SC_METHOD(seen);
-    sensitive << fifo.data_written_event();
+    sensitive << written;
     dont_initialize();
   }
   void seen() { deltas++; }
@@ -103,7 +107,7 @@ TEST(GpuSmUnits, SystemcSchedulingGivesEveryUnitItsOwnProcess) {
 }
 
 // A whole kernel under the systemc scheduling: the units' processes run it to the interpreter's
-// memory, and SM 0's global answers travel its sc_fifo.
+// memory, and SM 0's global answers and results travel its sc_fifos.
 TEST(GpuSmUnits, SystemcSchedulingRunsAKernelThroughTheUnitsProcesses) {
   config::GpuConfig cfg;
   cfg.gpu.num_sms = 2;
@@ -122,7 +126,10 @@ TEST(GpuSmUnits, SystemcSchedulingRunsAKernelThroughTheUnitsProcesses) {
     job = gpu::HostJob{&k, launch, &timed};
     return true;
   });
-  AnswerWatch watch("watch", *top.gpu.sm(0).answers());
+  FifoWatch watch("watch", top.gpu.sm(0).answers()->data_written_event());
+  auto* results = dynamic_cast<sc_fifo<sm::PendingResult>*>(top.gpu.sm(0).executeResults().in);
+  ASSERT_NE(results, nullptr);
+  FifoWatch resultWatch("result_watch", results->data_written_event());
   top.host.onFinished = [] { sc_stop(); };
   sc_start();
   ASSERT_TRUE(top.host.result().done) << top.host.result().error;
@@ -138,6 +145,8 @@ TEST(GpuSmUnits, SystemcSchedulingRunsAKernelThroughTheUnitsProcesses) {
   EXPECT_EQ(accesses % 3, 0u);
   EXPECT_GT(watch.deltas, 3);
   EXPECT_LE(watch.deltas, static_cast<int>(accesses));
+  // Every ALU instruction and parameter load sends its result through execute_results.
+  EXPECT_GT(resultWatch.deltas, watch.deltas);
 }
 
 namespace {
