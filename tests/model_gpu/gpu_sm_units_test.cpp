@@ -84,6 +84,43 @@ void checkUnits(config::SmScheduling scheduling, bool processes) {
   }
 }
 
+// vecadd (n threads in blocks of `block`) on a platform of `cfg`, its host giving that one kernel,
+// with the interpreter's memory beside it; run() simulates to the end and checks the memory.
+struct VecAdd {
+  VecAdd(const config::GpuConfig& cfg, int n, int block)
+      : w(workloads::makeWorkload("vecadd", {{"n", n}, {"block", block}})), k(workloads::loadKernel(*w)),
+        launch(w->setup(golden)), top("top", cfg, stats, [this](gpu::HostJob& job) {
+          if (given) return false;
+          given = true;
+          job = gpu::HostJob{&k, launch, &timed};
+          return true;
+        }) {
+    w->setup(timed);
+    isa::Interpreter(k, golden).run(launch);
+    top.host.onFinished = [] { sc_stop(); };
+  }
+  void run() {
+    sc_start();
+    ASSERT_TRUE(top.host.result().done) << top.host.result().error;
+    ASSERT_EQ(top.host.result().errorCode, 0u) << top.gpu.lastError();
+    EXPECT_EQ(w->verify(timed), "");
+    EXPECT_TRUE(golden == timed) << "memory differs from the interpreter";
+  }
+  uint64_t stat(const std::string& name) const {
+    for (const auto& e : stats.entries())
+      if (e.name == name) return *e.counter;
+    ADD_FAILURE() << "no statistic " << name;
+    return 0;
+  }
+  std::unique_ptr<workloads::Workload> w;
+  isa::Kernel k;
+  isa::GlobalMemory golden, timed;
+  isa::LaunchConfig launch;
+  bool given = false;
+  stats::Registry stats;
+  gpu::Platform top;
+};
+
 // Counts the delta cycles in which a unit wrote to one of SM 0's sc_fifos.
 struct FifoWatch : sc_module {
   SC_HAS_PROCESS(FifoWatch);
@@ -112,35 +149,15 @@ TEST(GpuSmUnits, SystemcSchedulingRunsAKernelThroughTheUnitsProcesses) {
   config::GpuConfig cfg;
   cfg.gpu.num_sms = 2;
   cfg.sm.scheduling = config::SmScheduling::Systemc;
-  auto w = workloads::makeWorkload("vecadd", {{"n", 2000}, {"block", 128}});
-  auto k = workloads::loadKernel(*w);
-  isa::GlobalMemory golden, timed;
-  const auto launch = w->setup(golden);
-  w->setup(timed);
-  isa::Interpreter(k, golden).run(launch);
-  bool given = false;
-  stats::Registry stats;
-  gpu::Platform top("top", cfg, stats, [&](gpu::HostJob& job) {
-    if (given) return false;
-    given = true;
-    job = gpu::HostJob{&k, launch, &timed};
-    return true;
-  });
-  FifoWatch watch("watch", top.gpu.sm(0).answers()->data_written_event());
-  auto* results = dynamic_cast<sc_fifo<sm::PendingResult>*>(top.gpu.sm(0).executeResults().in);
+  VecAdd v(cfg, 2000, 128);
+  FifoWatch watch("watch", v.top.gpu.sm(0).answers()->data_written_event());
+  auto* results = dynamic_cast<sc_fifo<sm::PendingResult>*>(v.top.gpu.sm(0).executeResults().in);
   ASSERT_NE(results, nullptr);
   FifoWatch resultWatch("result_watch", results->data_written_event());
-  top.host.onFinished = [] { sc_stop(); };
-  sc_start();
-  ASSERT_TRUE(top.host.result().done) << top.host.result().error;
-  ASSERT_EQ(top.host.result().errorCode, 0u) << top.gpu.lastError();
-  EXPECT_EQ(w->verify(timed), "");
-  EXPECT_TRUE(golden == timed) << "memory differs from the interpreter";
+  v.run();
   // Every warp of vecadd makes 2 loads and a store; each is answered through the fifo, several
   // in the same delta cycle at most.
-  uint64_t accesses = 0;
-  for (const auto& e : stats.entries())
-    if (e.name == "sm0.ldst.global_accesses") accesses = *e.counter;
+  const uint64_t accesses = v.stat("sm0.ldst.global_accesses");
   EXPECT_GE(accesses, 3u * 4u) << "SM 0 ran at least one block of 4 warps";
   EXPECT_EQ(accesses % 3, 0u);
   EXPECT_GT(watch.deltas, 3);
@@ -180,32 +197,15 @@ struct CountingLdSt : sm::GlobalMemoryPort {
 TEST(GpuSmUnits, UsersLdStUnitReplacesTheDefault) {
   config::GpuConfig cfg;
   cfg.gpu.num_sms = 2;
-  auto w = workloads::makeWorkload("vecadd", {{"n", 1000}, {"block", 64}});
-  auto k = workloads::loadKernel(*w);
-  isa::GlobalMemory golden, timed;
-  const auto launch = w->setup(golden);
-  w->setup(timed);
-  isa::Interpreter(k, golden).run(launch);
-  bool given = false;
-  stats::Registry stats;
-  gpu::Platform top("top", cfg, stats, [&](gpu::HostJob& job) {
-    if (given) return false;
-    given = true;
-    job = gpu::HostJob{&k, launch, &timed};
-    return true;
-  });
+  VecAdd v(cfg, 1000, 64);
   std::vector<CountingLdSt*> units;
-  top.gpu.setLdStFactory([&](int sm, mem::Downstream& memory, stats::Registry& reg) {
+  v.top.gpu.setLdStFactory([&](int sm, mem::Downstream& memory, stats::Registry& reg) {
     auto u = std::make_unique<CountingLdSt>(memory, cfg, reg, sm);
     units.push_back(u.get());
     return u;
   });
   ASSERT_EQ(units.size(), 2u);
-  top.host.onFinished = [] { sc_stop(); };
-  sc_start();
-  ASSERT_TRUE(top.host.result().done) << top.host.result().error;
-  ASSERT_EQ(top.host.result().errorCode, 0u) << top.gpu.lastError();
-  EXPECT_TRUE(golden == timed) << "memory differs from the interpreter";
+  v.run();
   // vecadd: 2 loads and a store per warp of 32 lanes; 1000 threads = 31 full warps and one of 8.
   EXPECT_EQ(units[0]->issued + units[1]->issued, 3u * 32u);
   EXPECT_EQ(units[0]->lanes + units[1]->lanes, 3u * 1000u);
@@ -239,23 +239,10 @@ struct LowestIndexFirst : sm::WarpScheduler {
 TEST(GpuSmUnits, UsersWarpSchedulerReplacesThePolicy) {
   config::GpuConfig cfg;
   cfg.gpu.num_sms = 2;
-  auto w = workloads::makeWorkload("vecadd", {{"n", 1000}, {"block", 64}});
-  auto k = workloads::loadKernel(*w);
-  isa::GlobalMemory golden, timed;
-  const auto launch = w->setup(golden);
-  w->setup(timed);
-  isa::Interpreter(k, golden).run(launch);
-  bool given = false;
-  stats::Registry stats;
-  gpu::Platform top("top", cfg, stats, [&](gpu::HostJob& job) {
-    if (given) return false;
-    given = true;
-    job = gpu::HostJob{&k, launch, &timed};
-    return true;
-  });
+  VecAdd v(cfg, 1000, 64);
   std::vector<LowestIndexFirst*> policies;
   std::vector<std::string> built;
-  top.gpu.setSchedulerFactory([&](int sm, int scheduler, int warps) {
+  v.top.gpu.setSchedulerFactory([&](int sm, int scheduler, int warps) {
     built.push_back(std::to_string(sm) + "." + std::to_string(scheduler) + ":" + std::to_string(warps));
     auto p = std::make_unique<LowestIndexFirst>(warps);
     policies.push_back(p.get());
@@ -264,14 +251,9 @@ TEST(GpuSmUnits, UsersWarpSchedulerReplacesThePolicy) {
   const std::vector<std::string> expected = {"0.0:16", "0.1:16", "0.2:16", "0.3:16",
                                              "1.0:16", "1.1:16", "1.2:16", "1.3:16"};
   EXPECT_EQ(built, expected) << "64 warps per SM over 4 schedulers";
-  top.host.onFinished = [] { sc_stop(); };
-  sc_start();
-  ASSERT_TRUE(top.host.result().done) << top.host.result().error;
-  ASSERT_EQ(top.host.result().errorCode, 0u) << top.gpu.lastError();
-  EXPECT_TRUE(golden == timed) << "memory differs from the interpreter";
-  uint64_t issued = 0, counted = 0;
-  for (const auto& e : stats.entries())
-    if (e.name == "sm0.issue.warp_instructions" || e.name == "sm1.issue.warp_instructions") issued += *e.counter;
+  v.run();
+  const uint64_t issued = v.stat("sm0.issue.warp_instructions") + v.stat("sm1.issue.warp_instructions");
+  uint64_t counted = 0;
   for (const LowestIndexFirst* p : policies) counted += p->count;
   EXPECT_GT(issued, 0u);
   EXPECT_EQ(counted, issued) << "every instruction issued through the user's policy";
