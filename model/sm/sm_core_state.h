@@ -20,6 +20,8 @@ inline bool isSharedAccess(const isa::OpInfo& oi) {
          oi.cls == isa::OpClass::AtomicShared;
 }
 
+constexpr uint64_t kNotYet = ~uint64_t{0};  // WarpSlot::fetchReadyAt of a fetch waiting for its line fill
+
 inline bool isControl(isa::Op op) { return op == isa::Op::BRA || op == isa::Op::EXIT; }
 
 inline bool isGlobal(const isa::OpInfo& oi) {

@@ -33,6 +33,21 @@
 
 namespace simtlm::test {
 
+// Every object of the SystemC hierarchy under `objects`, depth first, into `out`.
+inline void collectObjects(const std::vector<sc_core::sc_object*>& objects, std::vector<sc_core::sc_object*>& out) {
+  for (sc_core::sc_object* o : objects) {
+    out.push_back(o);
+    collectObjects(o->get_child_objects(), out);
+  }
+}
+
+// The object named `name` (its full hierarchical name) in `all`, or null.
+inline sc_core::sc_object* findObject(const std::vector<sc_core::sc_object*>& all, const std::string& name) {
+  for (sc_core::sc_object* o : all)
+    if (name == o->name()) return o;
+  return nullptr;
+}
+
 class StockTarget : public sc_core::sc_module {
  public:
   enum class Protocol { OnePhase, FourPhase, HoldEndReq };

@@ -25,19 +25,6 @@ using namespace simtlm;
 
 namespace {
 
-void collect(const std::vector<sc_object*>& objects, std::vector<sc_object*>& out) {
-  for (sc_object* o : objects) {
-    out.push_back(o);
-    collect(o->get_child_objects(), out);
-  }
-}
-
-sc_object* find(const std::vector<sc_object*>& all, const std::string& name) {
-  for (sc_object* o : all)
-    if (name == o->name()) return o;
-  return nullptr;
-}
-
 TEST(GpuSmSockets, EachSmIsAModuleWithItsOwnMemorySocket) {
   config::GpuConfig cfg;
   cfg.gpu.num_sms = 3;
@@ -45,13 +32,13 @@ TEST(GpuSmSockets, EachSmIsAModuleWithItsOwnMemorySocket) {
   gpu::Platform top("top", cfg, stats, [](gpu::HostJob&) { return false; });
   sc_start(SC_ZERO_TIME);  // elaborated: the unbound SM sockets took their default binding
   std::vector<sc_object*> all;
-  collect(sc_get_top_level_objects(), all);
+  test::collectObjects(sc_get_top_level_objects(), all);
   for (int i = 0; i < 3; ++i) {
     const std::string sm = "top.gpu.sm" + std::to_string(i);
-    sc_object* module = find(all, sm);
+    sc_object* module = test::findObject(all, sm);
     ASSERT_NE(module, nullptr) << sm;
     EXPECT_NE(dynamic_cast<sc_module*>(module), nullptr) << sm;
-    sc_object* socket = find(all, sm + ".to_memory");
+    sc_object* socket = test::findObject(all, sm + ".to_memory");
     ASSERT_NE(socket, nullptr) << sm + ".to_memory";
     EXPECT_EQ(socket->get_parent_object(), module);
     auto* initiator = dynamic_cast<tlm::tlm_base_initiator_socket<>*>(socket);
@@ -59,8 +46,8 @@ TEST(GpuSmSockets, EachSmIsAModuleWithItsOwnMemorySocket) {
     EXPECT_EQ(initiator->get_base_port().size(), 1) << "bound to the GPU's SM-side interconnect";
     EXPECT_EQ(&top.gpu.sm(i).to_memory, initiator);
   }
-  EXPECT_EQ(find(all, "top.gpu.sm3"), nullptr);
-  EXPECT_NE(dynamic_cast<sc_module*>(find(all, "top.gpu.sm_bus")), nullptr);
+  EXPECT_EQ(test::findObject(all, "top.gpu.sm3"), nullptr);
+  EXPECT_NE(dynamic_cast<sc_module*>(test::findObject(all, "top.gpu.sm_bus")), nullptr);
   EXPECT_EQ(top.gpu.numSms(), 3);
 }
 

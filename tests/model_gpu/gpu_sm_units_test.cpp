@@ -23,19 +23,6 @@ namespace {
 const std::vector<std::string> kUnits = {"icache", "ldst", "answers", "writeback",
                                          "execute", "issue", "operands", "fetch"};
 
-void collect(const std::vector<sc_object*>& objects, std::vector<sc_object*>& out) {
-  for (sc_object* o : objects) {
-    out.push_back(o);
-    collect(o->get_child_objects(), out);
-  }
-}
-
-sc_object* find(const std::vector<sc_object*>& all, const std::string& name) {
-  for (sc_object* o : all)
-    if (name == o->name()) return o;
-  return nullptr;
-}
-
 // The unit modules of SM 0 and 1 of a 2-SM platform, and their processes.
 void checkUnits(config::SmScheduling scheduling, bool processes) {
   config::GpuConfig cfg;
@@ -45,20 +32,20 @@ void checkUnits(config::SmScheduling scheduling, bool processes) {
   gpu::Platform top("top", cfg, stats, [](gpu::HostJob&) { return false; });
   sc_start(SC_ZERO_TIME);
   std::vector<sc_object*> all;
-  collect(sc_get_top_level_objects(), all);
+  test::collectObjects(sc_get_top_level_objects(), all);
   for (int i = 0; i < 2; ++i) {
     const std::string sm = "top.gpu.sm" + std::to_string(i);
-    sc_object* parent = find(all, sm);
+    sc_object* parent = test::findObject(all, sm);
     ASSERT_NE(parent, nullptr) << sm;
     ASSERT_EQ(top.gpu.sm(i).units().size(), kUnits.size());
     for (size_t u = 0; u < kUnits.size(); ++u) {
       const std::string name = sm + "." + kUnits[u];
-      sc_object* unit = find(all, name);
+      sc_object* unit = test::findObject(all, name);
       ASSERT_NE(unit, nullptr) << name;
       EXPECT_NE(dynamic_cast<sc_module*>(unit), nullptr) << name;
       EXPECT_EQ(unit->get_parent_object(), parent) << name;
       EXPECT_EQ(top.gpu.sm(i).units()[u].get(), unit) << "units() in pipeline order";
-      sc_object* process = find(all, name + ".run");
+      sc_object* process = test::findObject(all, name + ".run");
       if (processes) {
         ASSERT_NE(process, nullptr) << name + ".run";
         EXPECT_STREQ(process->kind(), "sc_method_process") << name;
@@ -69,7 +56,7 @@ void checkUnits(config::SmScheduling scheduling, bool processes) {
     // The channels between units: sc_fifos of the SM under systemc, the engine's pipeline
     // registers (not SystemC objects) otherwise.
     for (const char* channel : {"ldst_answers", "execute_results", "answer_results"}) {
-      sc_object* fifo = find(all, sm + "." + channel);
+      sc_object* fifo = test::findObject(all, sm + "." + channel);
       if (processes) {
         ASSERT_NE(fifo, nullptr) << sm << "." << channel;
         EXPECT_STREQ(fifo->kind(), "sc_fifo") << channel;
@@ -78,9 +65,9 @@ void checkUnits(config::SmScheduling scheduling, bool processes) {
         EXPECT_EQ(fifo, nullptr) << sm << "." << channel;
       }
     }
-    EXPECT_EQ(top.gpu.sm(i).answers(), processes ? find(all, sm + ".ldst_answers") : nullptr);
+    EXPECT_EQ(top.gpu.sm(i).answers(), processes ? test::findObject(all, sm + ".ldst_answers") : nullptr);
     EXPECT_EQ(dynamic_cast<sc_object*>(top.gpu.sm(i).executeResults().in),
-              processes ? find(all, sm + ".execute_results") : nullptr);
+              processes ? test::findObject(all, sm + ".execute_results") : nullptr);
   }
 }
 
