@@ -11,6 +11,15 @@ namespace {
 
 const uint32_t kZero[32] = {};
 
+// Bit l of an exec mask, by lane. The per-lane loops below select through this table rather
+// than test exec >> l: a shift by a different amount in each lane has no vector form before
+// AVX2, so it would keep the compiler from vectorizing them.
+constexpr std::array<uint32_t, 32> kLaneBit = [] {
+  std::array<uint32_t, 32> bits{};
+  for (int l = 0; l < 32; ++l) bits[l] = 1u << l;
+  return bits;
+}();
+
 void expandPred(uint32_t bits, uint32_t* out, int lanes) {
   for (int l = 0; l < lanes; ++l) out[l] = bits >> l & 1u;
 }
@@ -126,16 +135,34 @@ void WarpContext::executeAlu(const Instr& in, uint32_t exec, WarpStep* step, Ste
   if (step) step->result = reg(in.d);
 }
 
+// Both loops vectorize: a plain one when every lane takes part (the usual case), else a select
+// per lane (every lane read, the exec lanes changed). The lane count and offset are locals
+// because the stores could alias them for the compiler.
 void WarpContext::addresses(const Instr& in, uint32_t exec, uint32_t* addr) const {
   const uint32_t* base = in.hasBase ? reg(in.a) : kZero;
-  for (int l = 0; l < lanes_; ++l)
-    if (exec >> l & 1u) addr[l] = base[l] + static_cast<uint32_t>(in.off);
+  const uint32_t off = static_cast<uint32_t>(in.off);
+  const int n = lanes_;
+  if (exec == allLanes()) {
+    for (int l = 0; l < n; ++l) addr[l] = base[l] + off;
+    return;
+  }
+  for (int l = 0; l < n; ++l) {
+    const uint32_t a = base[l] + off, keep = addr[l];
+    addr[l] = exec & kLaneBit[l] ? a : keep;
+  }
 }
 
 void WarpContext::writeLanes(uint8_t d, const uint32_t* values, uint32_t exec) {
   uint32_t* dst = reg(d);
-  for (int l = 0; l < lanes_; ++l)
-    if (exec >> l & 1u) dst[l] = values[l];
+  const int n = lanes_;
+  if (exec == allLanes()) {
+    std::memmove(dst, values, sizeof(uint32_t) * static_cast<size_t>(n));
+    return;
+  }
+  for (int l = 0; l < n; ++l) {
+    const uint32_t v = values[l], keep = dst[l];
+    dst[l] = exec & kLaneBit[l] ? v : keep;
+  }
 }
 
 bool WarpContext::advance(const Instr& in, uint32_t exec, uint32_t reconvPc) {

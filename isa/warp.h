@@ -63,9 +63,11 @@ class WarpContext {
   // computes the result for the `exec` lanes and writes it. With `step`, records the source
   // operands (copied into `cap`) and the result.
   void executeAlu(const Instr& in, uint32_t exec, WarpStep* step = nullptr, StepCapture* cap = nullptr);
-  // Memory formats: the byte address of every `exec` lane.
+  // Memory formats: the byte address of every `exec` lane into `addr` (lanes() words, the
+  // others keep their value).
   void addresses(const Instr& in, uint32_t exec, uint32_t* addr) const;
   // Writes per-lane `values` into rD for the `exec` lanes (load data, atomics' old words).
+  // `values` holds lanes() words: all are read (a vector select), only the exec lanes written.
   void writeLanes(uint8_t d, const uint32_t* values, uint32_t exec);
   // Moves the SIMT stack past the instruction at pc(): a branch diverges (reconverging at
   // `reconvPc`) or jumps, `exit` retires the `exec` lanes, anything else falls through.
@@ -74,6 +76,7 @@ class WarpContext {
 
  private:
   void settle();
+  uint32_t allLanes() const { return lanes_ == 32 ? ~0u : (1u << lanes_) - 1; }  // every lane, live or not
 
   int lanes_;
   void resetRows();

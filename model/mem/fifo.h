@@ -25,6 +25,9 @@ class Fifo {
   // Returns the element pushed; references to elements stay valid until the next push.
   T& push_back(const T& value) { return place() = value; }
   T& push_back(T&& value) { return place() = std::move(value); }
+  // A new last element holding whatever its slot held (for a caller that fills in every field
+  // it uses: no temporary to build and copy).
+  T& push_back() { return place(); }
   void pop_front() {
     head_ = index(1);
     --count_;

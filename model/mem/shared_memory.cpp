@@ -158,9 +158,11 @@ void SharedMemory::accept(const SharedRequest& rq, std::uint64_t cycle) {
   conflicts_ += degree - 1;
   busy_until_ = cycle + degree;
 
-  const std::uint64_t ready = cycle + static_cast<std::uint64_t>(cfg_.latency) + degree - 1;
-  Pending& p = pending_.push_back(Pending{ready, {}, {}});
+  // Made in place: its data array is not cleared (only the performed lanes are answered).
+  Pending& p = pending_.push_back();
+  p.ready = cycle + static_cast<std::uint64_t>(cfg_.latency) + degree - 1;
   SharedResponse& r = p.response;
+  r = SharedResponse{};
   r.tag = rq.tag;
   r.kind = rq.kind;
   r.mask = rq.mask;
@@ -228,9 +230,11 @@ bool SharedMemory::tick(std::uint64_t cycle) {
   now_ = cycle;
   bool progress = false;
   while (!pending_.empty() && pending_.front().ready <= cycle) {
-    Pending p = pending_.front();
+    // Answered from its slot, which keeps its contents until the next accept() (respond_ must
+    // not make one).
+    Pending& p = pending_.front();
     pending_.pop_front();
-    p.response.data = p.data.data();
+    p.response.data = p.data.data();  // (here: a growing ring moves its slots)
     if (respond_) respond_(p.response);
     progress = true;
   }

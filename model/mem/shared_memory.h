@@ -104,11 +104,13 @@ class SharedMemory {
   void perform(const SharedRequest& rq, std::uint32_t lanes, std::uint8_t* region,
                std::uint32_t* old) const;
   // fn(lane) for each of `lanes` in lane order; a plain loop when every lane of the warp takes
-  // part (the usual case, and the cheapest walk).
+  // part (the usual case, and the cheapest walk). The bound is a local: fn's stores could alias
+  // the member for the compiler, which would load it again for every lane.
   template <class Fn>
   void forEachLane(std::uint32_t lanes, Fn&& fn) const {
     if (lanes == laneMask_) {
-      for (unsigned l = 0; l < warp_size_; ++l) fn(l);
+      const unsigned n = warp_size_;
+      for (unsigned l = 0; l < n; ++l) fn(l);
       return;
     }
     for (std::uint32_t m = lanes; m; m &= m - 1) fn(static_cast<unsigned>(__builtin_ctz(m)));

@@ -21,7 +21,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -212,7 +211,8 @@ class SmCore {
   int residentBlocks_ = 0, usedWarps_ = 0, usedRegs_ = 0;
   int blocksFinished_ = 0;  // resident blocks whose warps have all exited (retire when drained)
   std::unique_ptr<mem::SharedMemory> shared_;  // banked shared memory: every resident block's region
-  std::deque<SharedOp> sharedOps_;             // accesses the unit has not answered yet
+  mem::Fifo<SharedOp> sharedOps_;              // accesses the unit has not answered yet
+  mem::SharedRequest sharedRq_;                // the request being made (executeMemory)
   uint64_t nextSharedTag_ = 0, sharedNow_ = 0;
   uint64_t ageCounter_ = 0;
   std::string fault_;

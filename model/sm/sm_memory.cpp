@@ -68,7 +68,7 @@ bool SmCore::tickMemory(uint64_t cycle) {
 void SmCore::sharedDone(const mem::SharedResponse& r) {
   if (sharedOps_.empty() || sharedOps_.front().tag != r.tag)
     throw std::logic_error("SmCore: shared-memory answer out of order");
-  const SharedOp op = sharedOps_.front();
+  const SharedOp& op = sharedOps_.front();  // (the slot stays as it is until the next push)
   sharedOps_.pop_front();
   Warp& w = warps_[op.slot];
   if (answersLog_.should_log(spdlog::level::trace)) traceAnswer(op.slot, "shared", op.instr, -1, sharedNow_);
@@ -92,7 +92,7 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   isa::WarpContext& ctx = *w.ctx;
   const isa::OpInfo& oi = isa::info(in.op);
   const int W = ctx.lanes();
-  uint32_t addr[32] = {}, words[32] = {};
+  uint32_t addr[32] = {};  // the lanes not in exec stay 0
   ctx.addresses(in, exec, addr);
   // The interpreter's checks, lane by lane in lane order: the first bad lane is the fault, and
   // nothing of the access is performed then. A quick pass over the lanes first; the one that
@@ -101,11 +101,10 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   const uint64_t limit = oi.cls == isa::OpClass::LoadParam ? paramBytes
                          : isSharedAccess(oi)              ? uint64_t{image_.kernel->sharedBytes}
                                                            : ~uint64_t{0} - 4;
-  uint32_t any = 0, highest = 0;  // over the active lanes (a branch-free loop the compiler vectorizes)
+  uint32_t any = 0, highest = 0;  // over every lane, the inactive ones 0 (a loop the compiler vectorizes)
   for (int l = 0; l < W; ++l) {
-    const uint32_t a = exec >> l & 1u ? addr[l] : 0;
-    any |= a;
-    highest = std::max(highest, a);
+    any |= addr[l];
+    highest = std::max(highest, addr[l]);
   }
   bool clean = !(any & 3) && uint64_t{highest} + 4 <= limit;
   if (isGlobal(oi) && image_.checkBuffers)
@@ -126,13 +125,14 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
 
   if (oi.cls == isa::OpClass::LoadParam) {
     const auto& params = image_.launch.params;
+    uint32_t words[32] = {};
     for (int l = 0; l < W; ++l)
       if (exec >> l & 1u) words[l] = params[addr[l] / 4];
     ctx.writeLanes(in.d, words, exec);
     return complete(slot, in, cycle + ldst, executeResults_);
   }
   if (isSharedAccess(oi)) {
-    mem::SharedRequest rq;
+    mem::SharedRequest& rq = sharedRq_;  // reused: no zeroing of its three lane arrays per access
     rq.kind = oi.format == isa::Format::Load    ? mem::SharedRequest::Kind::Load
               : oi.format == isa::Format::Store ? mem::SharedRequest::Kind::Store
                                                 : mem::SharedRequest::Kind::Atomic;
