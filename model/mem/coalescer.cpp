@@ -29,40 +29,59 @@ void Coalescer::coalesce(const std::uint64_t* address, std::uint32_t mask, unsig
     throw std::invalid_argument("Coalescer: access size must be a power of two <= segment");
   out.clear();
   const std::uint64_t seg = config_.segment_bytes;
+  const int unitShift = __builtin_ctz(size);
   // Per transaction, the units touched: a bitmask when the segment has at most 64 units,
   // otherwise a quadratic de-duplication over the (at most 32) lanes.
   const bool small = seg / size <= 64;
-  std::array<std::uint64_t, 64> seen{};  // parallel to out: a lane touches at most 2 segments
-  for (unsigned l = 0; l < config_.warp_size; ++l) {
-    if (!(mask >> l & 1u)) continue;
-    const std::uint64_t first = address[l], last = address[l] + size - 1;
-    for (std::uint64_t s = first & ~(seg - 1); s <= last; s += seg) {
-      const auto b = static_cast<std::uint32_t>(std::max(first, s) - s);
-      const auto e = static_cast<std::uint32_t>(std::min(last, s + seg - 1) - s + 1);
-      std::size_t t = 0;
-      while (t < out.size() && out[t].address != s) ++t;
+  std::array<std::uint64_t, 64> seen;  // parallel to out (a lane touches at most 2 segments)
+  // The transaction of the segment used last: neighbouring lanes mostly share a segment.
+  std::size_t t = 0;
+  std::uint64_t current = ~std::uint64_t{0};  // (never a segment's address)
+  // Lane l's bytes [b, e) of segment s.
+  const auto add = [&](unsigned l, std::uint64_t s, std::uint32_t b, std::uint32_t e) {
+    if (s != current) {
+      for (t = 0; t < out.size() && out[t].address != s;) ++t;
       if (t == out.size()) {
         out.push_back(MemTransaction{s, 0, b, e, 0, false});
+        seen[t] = 0;
       }
-      MemTransaction& m = out[t];
-      m.lanes |= 1u << l;
-      m.begin = std::min(m.begin, b);
-      m.end = std::max(m.end, e);
-      const std::uint32_t unit = b / size;
-      if (small) {
-        if (!(seen[t] >> unit & 1u)) ++m.units;
-        seen[t] |= std::uint64_t{1} << unit;
-      } else {
-        bool dup = false;
-        for (unsigned k = 0; k < l && !dup; ++k)
-          if ((m.lanes >> k & 1u) && address[k] >= s && address[k] < s + seg)
-            dup = (address[k] - s) / size == unit;
-        if (!dup) ++m.units;
-      }
+      current = s;
     }
+    MemTransaction& m = out[t];
+    m.lanes |= 1u << l;
+    m.begin = std::min(m.begin, b);
+    m.end = std::max(m.end, e);
+    const std::uint32_t unit = b >> unitShift;
+    if (small) {
+      m.units += !(seen[t] >> unit & 1u);
+      seen[t] |= std::uint64_t{1} << unit;
+    } else {
+      bool dup = false;
+      for (unsigned k = 0; k < l && !dup; ++k)
+        if ((m.lanes >> k & 1u) && address[k] >= s && address[k] < s + seg)
+          dup = (address[k] - s) >> unitShift == unit;
+      if (!dup) ++m.units;
+    }
+  };
+  const std::uint32_t lanes = mask & (config_.warp_size == 32 ? ~0u : (1u << config_.warp_size) - 1);
+  for (std::uint32_t rest = lanes; rest; rest &= rest - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctz(rest));
+    const std::uint64_t first = address[l], last = first + size - 1;
+    if ((first & (size - 1)) == 0) {  // size-aligned (the usual case): inside one segment
+      const std::uint64_t s = first & ~(seg - 1);
+      const auto b = static_cast<std::uint32_t>(first - s);
+      add(l, s, b, b + size);
+      continue;
+    }
+    for (std::uint64_t s = first & ~(seg - 1); s <= last; s += seg)
+      add(l, s, static_cast<std::uint32_t>(std::max(first, s) - s),
+          static_cast<std::uint32_t>(std::min(last, s + seg - 1) - s + 1));
   }
-  std::sort(out.begin(), out.end(),
-            [](const MemTransaction& x, const MemTransaction& y) { return x.address < y.address; });
+  // Lanes in address order (the usual case) leave nothing to sort.
+  const auto byAddress = [](const MemTransaction& x, const MemTransaction& y) {
+    return x.address < y.address;
+  };
+  if (!std::is_sorted(out.begin(), out.end(), byAddress)) std::sort(out.begin(), out.end(), byAddress);
 }
 
 void Coalescer::accept(const std::uint64_t* address, std::uint32_t mask, unsigned size,

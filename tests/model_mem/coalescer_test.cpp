@@ -116,6 +116,29 @@ TEST(Coalescer, ThirtyTwoByteSectors) {
   }
 }
 
+// Lanes that come back to an earlier segment, and one that straddles two segments (its
+// second part is a word lane 1 already touched).
+TEST(Coalescer, LanesReturningToASegmentAndAStraddlingLane) {
+  Fixture f;
+  std::array<std::uint64_t, 32> a{};
+  a[0] = 0x1000;
+  a[1] = 0x1080;
+  a[2] = 0x1004;
+  a[3] = 0x107E;  // bytes 0x107E..0x1081
+  auto t = f.run(a, 0xFu);
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].address, 0x1000u);
+  EXPECT_EQ(t[0].lanes, 0xDu);
+  EXPECT_EQ(t[0].begin, 0u);
+  EXPECT_EQ(t[0].end, 128u);
+  EXPECT_EQ(t[0].units, 3u);  // words 0, 1 and 31
+  EXPECT_EQ(t[1].address, 0x1080u);
+  EXPECT_EQ(t[1].lanes, 0xAu);
+  EXPECT_EQ(t[1].begin, 0u);
+  EXPECT_EQ(t[1].end, 4u);
+  EXPECT_EQ(t[1].units, 1u);
+}
+
 TEST(Coalescer, LargeSegmentCountsDistinctWords) {
   Fixture f(1024);  // more than 64 words: the quadratic path
   auto a = strided(0, 8);
