@@ -17,12 +17,40 @@ namespace simtlm::sm {
 
 namespace {
 
-// Whether the word at `a` lies in one of the buffers ([base, end), sorted by base).
-bool insideBuffer(const std::vector<std::pair<uint32_t, uint32_t>>& buffers, uint32_t a) {
-  auto it = std::upper_bound(buffers.begin(), buffers.end(), a,
-                             [](uint32_t x, const std::pair<uint32_t, uint32_t>& b) { return x < b.first; });
+using Buffers = std::vector<std::pair<uint32_t, uint32_t>>;
+
+// The first of the buffers ([base, end), sorted by base) that starts after `a`.
+Buffers::const_iterator bufferAfter(const Buffers& buffers, uint32_t a) {
+  return std::upper_bound(buffers.begin(), buffers.end(), a,
+                          [](uint32_t x, const std::pair<uint32_t, uint32_t>& b) { return x < b.first; });
+}
+
+// Whether the word at `a` lies in one of the buffers.
+bool insideBuffer(const Buffers& buffers, uint32_t a) {
+  auto it = bufferAfter(buffers, a);
   return it != buffers.begin() && uint64_t{a} + 4 <= std::prev(it)->second;
 }
+
+// insideBuffer() for the lanes of one access, which mostly fall in one buffer: no search for a
+// word whose search would pick the same buffer as the last (at or after its base, before the
+// next buffer's).
+class BufferCheck {
+ public:
+  explicit BufferCheck(const Buffers& buffers) : buffers_(buffers) {}
+  bool inside(uint32_t a) {
+    if (a < from_ || a >= to_) {
+      auto it = bufferAfter(buffers_, a);
+      to_ = it == buffers_.end() ? uint64_t{1} << 32 : it->first;
+      from_ = it == buffers_.begin() ? 0 : std::prev(it)->first;
+      end_ = it == buffers_.begin() ? 0 : std::prev(it)->second;  // (before the first: none)
+    }
+    return uint64_t{a} + 4 <= end_;
+  }
+
+ private:
+  const Buffers& buffers_;
+  uint64_t from_ = 1, to_ = 0, end_ = 0;  // the words that pick the last buffer found
+};
 
 }  // namespace
 
@@ -101,15 +129,17 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   const uint64_t limit = oi.cls == isa::OpClass::LoadParam ? paramBytes
                          : isSharedAccess(oi)              ? uint64_t{image_.kernel->sharedBytes}
                                                            : ~uint64_t{0} - 4;
-  uint32_t any = 0, highest = 0;  // over every lane, the inactive ones 0 (a loop the compiler vectorizes)
-  for (int l = 0; l < W; ++l) {
-    any |= addr[l];
-    highest = std::max(highest, addr[l]);
-  }
-  bool clean = !(any & 3) && uint64_t{highest} + 4 <= limit;
-  if (isGlobal(oi) && image_.checkBuffers)
+  // Over every lane, the inactive ones 0 (loops the compiler vectorizes). The bitwise OR is at
+  // least the largest address: the largest is looked for only when the OR does not fit.
+  uint32_t any = 0;
+  for (int l = 0; l < W; ++l) any |= addr[l];
+  bool clean = !(any & 3) && (uint64_t{any} + 4 <= limit ||
+                              uint64_t{*std::max_element(addr, addr + W)} + 4 <= limit);
+  if (isGlobal(oi) && image_.checkBuffers) {
+    BufferCheck buffers(image_.buffers);
     for (uint32_t lanes = exec; lanes && clean; lanes &= lanes - 1)
-      clean = insideBuffer(image_.buffers, addr[__builtin_ctz(lanes)]);
+      clean = buffers.inside(addr[__builtin_ctz(lanes)]);
+  }
   for (int l = 0; l < W && !clean; ++l) {
     if (!(exec >> l & 1u)) continue;
     const FaultSite at{-1, l, addr[l]};
