@@ -34,13 +34,8 @@ L1Cache::L1Cache(const config::GpuConfig::L1& cfg, Downstream& memory, Respond r
 }
 
 int L1Cache::find(std::uint64_t line) const {
-  if (!cfg_.enabled) return -1;
-  const unsigned set = static_cast<unsigned>((line / cfg_.line) % sets_);
-  for (unsigned w = 0; w < unsigned(cfg_.assoc); ++w) {
-    const unsigned i = set * cfg_.assoc + w;
-    if (ways_[i].valid && ways_[i].line == line) return static_cast<int>(i);
-  }
-  return -1;
+  const auto it = wayOf_.find(line);
+  return it == wayOf_.end() ? -1 : it->second;
 }
 
 void L1Cache::install(std::uint64_t line, const std::uint32_t* words) {
@@ -49,11 +44,15 @@ void L1Cache::install(std::uint64_t line, const std::uint32_t* words) {
     const unsigned set = static_cast<unsigned>((line / cfg_.line) % sets_);
     for (unsigned w = 0; w < unsigned(cfg_.assoc); ++w) {
       const int j = static_cast<int>(set * cfg_.assoc + w);
-      if (!ways_[j].valid) { i = j; break; }
+      if (ways_[j].line == Way::kNoLine) { i = j; break; }
       if (i < 0 || ways_[j].lru < ways_[i].lru) i = j;
     }
   }
-  ways_[i] = Way{line, ++clock_, true};
+  if (ways_[i].line != line) {
+    if (ways_[i].line != Way::kNoLine) wayOf_.erase(ways_[i].line);
+    wayOf_[line] = i;
+  }
+  ways_[i] = Way{line, ++clock_};
   std::memcpy(&data_[std::size_t(i) * words_], words, words_ * 4);
 }
 
@@ -96,7 +95,8 @@ void L1Cache::writeLines(const L1Request& r, bool invalidate) {
     }
     if (i < 0) continue;
     if (invalidate) {
-      ways_[i].valid = false;
+      wayOf_.erase(line);
+      ways_[i].line = Way::kNoLine;
       i = -1;  // (the line's later words find it gone)
     } else {
       ways_[i].lru = ++clock_;
@@ -122,7 +122,11 @@ void L1Cache::accept(const L1Request& r, std::uint64_t cycle) {
     ++hits_n_;
     ways_[i].lru = ++clock_;
     const std::uint32_t* w = &data_[std::size_t(i) * words_];
-    hits_.push_back(Hit{release, r.tag, line, std::vector<std::uint32_t>(w, w + words_)});
+    Hit& h = hits_.push_back();
+    h.ready = release;
+    h.tag = r.tag;
+    h.line = line;
+    h.words.assign(w, w + words_);
     return;
   }
   ++misses_;
@@ -223,17 +227,16 @@ bool L1Cache::tick(std::uint64_t cycle) {
       if (respond_) respond_(L1Response{tag, a.kind, a.address, words, a.count, false, a.ok});
   }
   while (!hits_.empty() && hits_.front().ready <= cycle) {
-    Hit h = std::move(hits_.front());
-    hits_.pop_front();
+    const Hit& h = hits_.front();
+    hits_.pop_front();  // (its slot stays as it is until the next push: respond_ makes none)
     progress = true;
     if (respond_) respond_(L1Response{h.tag, L1Request::Kind::Load, h.line, h.words.data(),
                                       words_, true, true});
   }
   if (!outgoing_.empty() && outgoing_.front().release <= cycle && last_send_ != cycle) {
-    Outgoing o = outgoing_.front();
-    outgoing_.pop_front();
     last_send_ = cycle;
-    send(o);
+    send(outgoing_.front());  // (not copied: send() adds nothing to outgoing_)
+    outgoing_.pop_front();
     progress = true;
   }
   return progress;
@@ -247,6 +250,7 @@ bool L1Cache::idle() const {
 void L1Cache::reset() {
   if (!idle()) throw std::logic_error("L1Cache::reset while requests are in flight");
   for (Way& w : ways_) w = Way{};
+  wayOf_.clear();
   open_.clear();
   now_ = 0;
   last_send_ = last_stall_ = std::numeric_limits<std::uint64_t>::max();

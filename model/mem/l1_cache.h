@@ -22,6 +22,7 @@
 #include "model/common/stats.h"
 #include "model/mem/atomic_extension.h"
 #include "model/mem/downstream.h"
+#include "model/mem/fifo.h"
 
 #include <cstdint>
 #include <deque>
@@ -81,8 +82,8 @@ class L1Cache {
 
  private:
   struct Way {
-    std::uint64_t line = 0, lru = 0;
-    bool valid = false;
+    static constexpr std::uint64_t kNoLine = ~std::uint64_t{0};  // invalid (lines are aligned)
+    std::uint64_t line = kNoLine, lru = 0;  // a valid way is found by one compare
   };
   struct Mshr {
     std::uint64_t line = 0;
@@ -121,11 +122,13 @@ class L1Cache {
   std::function<void()> wakeup_;
   unsigned sets_, words_;
   std::vector<Way> ways_;               // sets_ * assoc
+  // The way of each valid line: a lookup instead of a walk over a set's ways (96 in pascal.ini).
+  std::unordered_map<std::uint64_t, int> wayOf_;
   std::vector<std::uint32_t> data_;     // ways_.size() * words_
   std::vector<Mshr> mshrs_;
   std::vector<unsigned> free_;          // free MSHRs (a stack)
   std::unordered_multimap<std::uint64_t, unsigned> open_;  // line -> non-stale MSHRs
-  std::deque<Hit> hits_;
+  Fifo<Hit> hits_;  // (a slot's words keep their capacity: no allocation per hit)
   std::deque<Outgoing> outgoing_;
   std::deque<Arrival> arrivals_;
   unsigned outstanding_ = 0;
