@@ -57,7 +57,8 @@ class L1Cache {
   using Respond = std::function<void(const L1Response&)>;
 
   // `cfg` from GpuConfig::l1 (banks unused). With cfg.enabled false nothing is cached or merged:
-  // every load is its own line read.
+  // every load is its own line read. tick() calls `respond` with each answer, a hit's words read
+  // from the cache's queue in place: `respond` must not accept().
   L1Cache(const config::GpuConfig::L1& cfg, Downstream& memory, Respond respond,
           stats::Group stats);
 

@@ -51,7 +51,8 @@ class SharedMemory {
  public:
   using Respond = std::function<void(const SharedResponse&)>;
 
-  // `cfg` from GpuConfig::shared; `slots` block slots (sm.max_blocks).
+  // `cfg` from GpuConfig::shared; `slots` block slots (sm.max_blocks). tick() calls `respond`
+  // with each answer due, read from the unit's queue in place: `respond` must not accept().
   SharedMemory(const config::GpuConfig::Shared& cfg, unsigned warp_size, unsigned slots,
                Respond respond, stats::Group stats);
 
