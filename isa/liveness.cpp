@@ -19,7 +19,7 @@ void addPred(RegSet& s, uint8_t p) {
 
 }  // namespace
 
-RegSet usesOf(const Instr& in) {
+RegSet operandReadsOf(const Instr& in) {
   RegSet s;
   switch (info(in.op).format) {
     case Format::Unary: if (!in.hasImm) addGpr(s, in.a); break;
@@ -40,6 +40,11 @@ RegSet usesOf(const Instr& in) {
     case Format::Special: case Format::Branch: case Format::Barrier: case Format::NoOperands:
       break;
   }
+  return s;
+}
+
+RegSet usesOf(const Instr& in) {
+  RegSet s = operandReadsOf(in);
   if (guarded(in)) {
     addPred(s, in.guard);
     s = s | writesOf(in);  // inactive lanes keep the old destination value

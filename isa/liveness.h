@@ -24,6 +24,9 @@ struct RegSet {
 // Registers an instruction reads: sources, memory base, guard predicate, and for a guarded
 // write the destination too (lanes with a false guard keep its old value).
 RegSet usesOf(const Instr& in);
+// The registers its operands name (what usesOf reads apart from the guard and, under a guard,
+// the old destination).
+RegSet operandReadsOf(const Instr& in);
 // Registers an instruction writes (guarded or not).
 RegSet writesOf(const Instr& in);
 // Registers it overwrites in every active lane (unguarded writes): these end a live range.

@@ -49,10 +49,7 @@ void Sources::add(PhysReg p) {
 }
 
 uint64_t sourceGprs(const isa::Instr& in) {
-  isa::Instr unguarded = in;
-  unguarded.guard = isa::kPredTrue;
-  unguarded.guardNeg = false;
-  return isa::usesOf(unguarded).gpr;
+  return isa::operandReadsOf(in).gpr;
 }
 
 std::optional<uint8_t> destGpr(const isa::Instr& in) {

@@ -3,6 +3,7 @@
 // the warp did not take) and flush it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -22,28 +23,35 @@ struct IBufferEntry {
 };
 
 // A ring of entries (the SM looks at every warp's front each cycle; a deque's indirections cost
-// more than the buffer itself). Skips take no room, so the ring grows when they pile up.
+// more than the buffer itself). Skips take no room, so the ring grows when they pile up. The
+// first kInline entries live inside the buffer, and so inside the warp's slot: the issue stage
+// reads every candidate warp's front each cycle, and with 28 SMs a front on the heap is a
+// host cache miss (a third of all of them on matmul before this).
 class IBuffer {
  public:
+  static constexpr int kInline = 2;
   IBuffer() : IBuffer(2) {}
-  explicit IBuffer(int capacity) : capacity_(capacity), ring_(roundUp(capacity)) {}
+  explicit IBuffer(int capacity) : capacity_(capacity), slots_(static_cast<int>(roundUp(capacity))) {
+    if (slots_ > kInline) heap_.resize(static_cast<size_t>(slots_));
+  }
+  // (Copies and moves keep the entries: storage is chosen by slots_, never a stored pointer.)
   bool full() const { return size() >= capacity_; }
   bool empty() const { return count_ == 0; }
   int size() const { return count_ - skips_; }  // instructions
   int skips() const { return skips_; }
   void push(const IBufferEntry& e) {
-    if (count_ == static_cast<int>(ring_.size())) grow();
+    if (count_ == slots_) grow();
     skips_ += e.skip;
-    ring_[(head_ + count_) & mask()] = e;
+    data()[(head_ + count_) & mask()] = e;
     ++count_;
   }
-  const IBufferEntry& front() const { return ring_[head_]; }
-  IBufferEntry& front() { return ring_[head_]; }
+  const IBufferEntry& front() const { return data()[head_]; }
+  IBufferEntry& front() { return data()[head_]; }
   // Every entry, front first (entry(0) == front()).
   int count() const { return count_; }
-  const IBufferEntry& entry(int i) const { return ring_[(head_ + i) & mask()]; }
+  const IBufferEntry& entry(int i) const { return data()[(head_ + i) & mask()]; }
   void pop() {
-    skips_ -= ring_[head_].skip;
+    skips_ -= data()[head_].skip;
     head_ = (head_ + 1) & mask();
     --count_;
   }
@@ -63,17 +71,22 @@ class IBuffer {
     while (r < static_cast<size_t>(n)) r <<= 1;
     return r;
   }
-  int mask() const { return static_cast<int>(ring_.size()) - 1; }
+  IBufferEntry* data() { return slots_ <= kInline ? inline_.data() : heap_.data(); }
+  const IBufferEntry* data() const { return slots_ <= kInline ? inline_.data() : heap_.data(); }
+  int mask() const { return slots_ - 1; }
   void grow() {
-    std::vector<IBufferEntry> bigger(ring_.size() * 2);
+    std::vector<IBufferEntry> bigger(static_cast<size_t>(slots_) * 2);
     for (int i = 0; i < count_; ++i) bigger[static_cast<size_t>(i)] = entry(i);
-    ring_.swap(bigger);
+    heap_.swap(bigger);
+    slots_ *= 2;
     head_ = 0;
   }
 
   int capacity_ = 2;
   int head_ = 0, count_ = 0, skips_ = 0;
-  std::vector<IBufferEntry> ring_;
+  int slots_;  // a power of two: inline_ while at most kInline, heap_ beyond
+  std::array<IBufferEntry, kInline> inline_{};
+  std::vector<IBufferEntry> heap_;
 };
 
 }  // namespace simtlm::sm

@@ -38,7 +38,8 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
       writebackLog_(unitLog(id, "writeback")), answersLog_(unitLog(id, "answers")),
       ctx_{id, cfg, image_, warps_, blocks_, ops_, scoreboard_, shared_, opEvents_, fetched_, 0,
            [this](uint32_t pc) { return decode(pc); }, [this](int slot) { dropStaleFront(slot); },
-           [this](int slot) { wake(slot); }} {
+           [this](int slot) { wake(slot); },
+           [this](int slot, const isa::Instr& in, uint32_t exec, uint32_t pc) { return advance(slot, in, exec, pc); }} {
   const int perScheduler = cfg.sm.num_warps / cfg.issue.schedulers;
   for (int s = 0; s < cfg.issue.schedulers; ++s)
     schedulers_.push_back(schedulers ? schedulers(id, s, perScheduler) : makeScheduler(cfg.issue.policy, perScheduler));
@@ -171,7 +172,8 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
     w.active = true;
     w.block = b;
     w.indexInBlock = static_cast<uint32_t>(i);
-    w.ctx.emplace(k, image_.launch, ctaid, static_cast<uint32_t>(i));
+    w.ctx = std::make_unique<isa::WarpContext>(k, image_.launch, ctaid, static_cast<uint32_t>(i));
+    w.pc = w.ctx->pc();
     scoreboard_.clear(slot);
     warpAge_[slot] = ageCounter_;
     schedulers_[slot % cfg_.issue.schedulers]->setAge(slot / cfg_.issue.schedulers, ageCounter_++);

@@ -123,6 +123,7 @@ class SmCore {
   Stall restall(int slot);
   int oldestLive(int scheduler);  // the live warp of the partition admitted first, or -1
   void dropStaleFront(int slot);
+  bool advance(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc);  // SmContext::advance
   void execute(int slot, uint64_t cycle);  // issue: into an operand collector
   // Register-file stage (docs/timing-model.md): dispatch of collected instructions to their
   // units, where their semantics execute; bank reads and writebacks; results to write back.

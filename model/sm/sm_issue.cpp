@@ -65,7 +65,7 @@ void SmCore::issue(uint64_t cycle) {
         Warp& w = warps_[slot];
         if (w.active && !w.done && !w.ibuf.empty()) {
           if (w.ibuf.front().skip) mech_->retireSkips(slot);
-          if (!w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc()) dropStaleFront(slot);
+          if (!w.ibuf.empty() && w.ibuf.front().pc != w.pc) dropStaleFront(slot);
         }
         // Nothing left to fix until the warp is woken again (a skip still at the front waits).
         setBit(fix[i / 64], i % 64, false);
@@ -133,16 +133,23 @@ void SmCore::dropStaleFront(int slot) {
   Warp& w = warps_[slot];
   if (mech_) mech_->flushed(slot);
   w.ibuf.flush();
-  w.fetchPc = w.ctx->pc();
+  w.fetchPc = w.pc;
   w.fetchBlocked = false;
   w.epoch++;
   flushes_++;
   wake(slot);
 }
 
+bool SmCore::advance(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc) {
+  Warp& w = warps_[static_cast<size_t>(slot)];
+  const bool diverged = w.ctx->advance(in, exec, image_.reconvergence[isa::Kernel::indexOf(pc)]);
+  if (!w.ctx->done()) w.pc = w.ctx->pc();
+  return diverged;
+}
+
 SmCore::Stall SmCore::restall(int slot) {
   Warp& w = warps_[slot];
-  if (!coupled_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.ctx->pc())
+  if (!coupled_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.pc)
     dropStaleFront(slot);
   return stallCache_[static_cast<size_t>(slot)] = issueStall(slot);
 }
@@ -188,17 +195,16 @@ void SmCore::execute(int slot, uint64_t cycle) {
   // dispatch (executeDispatched). Control flow is resolved here, at issue.
   if (!e.written.empty()) scoreboard_.reserve(slot, in);
   ops_.accept(slot, in, exec, e.pc, cycle);
-  const size_t idx = isa::Kernel::indexOf(e.pc);
-  const bool diverged = ctx.advance(in, exec, image_.reconvergence[idx]);
+  const bool diverged = advance(slot, in, exec, e.pc);
   // A control instruction resolved, or a redirect (which flushes below) dropped whatever blocked
   // fetch: a control instruction or bar.sync fetched behind a path that falls into a join that is
   // one. (A branch barrier the hooks below enter blocks it again.)
-  if (isControl(in.op) || (!ctx.done() && ctx.pc() != e.pc + 8)) w.fetchBlocked = false;
+  if (isControl(in.op) || (!ctx.done() && w.pc != e.pc + 8)) w.fetchBlocked = false;
   if (mech_) mech_->issued(slot, e, diverged);
-  if (!ctx.done() && ctx.pc() != e.pc + 8) {  // control flow changed: redirect fetch
+  if (!ctx.done() && w.pc != e.pc + 8) {  // control flow changed: redirect fetch
     if (mech_) mech_->flushed(slot);
     w.ibuf.flush();
-    w.fetchPc = ctx.pc();
+    w.fetchPc = w.pc;
     w.epoch++;
     flushes_++;
   }

@@ -53,6 +53,10 @@ struct SmContext {
   // Drops the warp's I-buffer (calling the mechanism's flushed()) and refetches from its PC.
   std::function<void(int slot)> dropFront;
   std::function<void(int slot)> wake;  // the SM looks at the warp again (SmMechanism::woken follows)
+  // Moves the warp past `in`, the instruction at `pc` (WarpContext::advance with the kernel's
+  // reconvergence PC), keeping the SM's copy of its PC (WarpSlot::pc); returns true when a
+  // branch diverged. A mechanism moves a warp only through this.
+  std::function<bool(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc)> advance;
   void event() { ++events; }
 };
 

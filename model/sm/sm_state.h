@@ -3,8 +3,9 @@
 #pragma once
 
 #include <cstdint>
-#include <utility>
+#include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "isa/kernel.h"
@@ -29,12 +30,18 @@ struct KernelImage {
   std::vector<std::pair<uint32_t, uint32_t>> buffers;
 };
 
+// What the issue and fetch stages look at every cycle stays small and together (a few cache
+// lines per warp); the warp's architectural state (about 2 KB) lives apart, on the heap.
 struct WarpSlot {
   bool active = false;  // holds a warp of a resident block
   int block = -1;
   uint32_t indexInBlock = 0;
-  std::optional<isa::WarpContext> ctx;
+  std::unique_ptr<isa::WarpContext> ctx;
   IBuffer ibuf;
+  // ctx->pc() while the warp runs, kept by whoever moves the warp (SmCore::advance, through
+  // SmContext::advance for a mechanism): the issue stage compares the I-buffer's front with it
+  // every cycle, and the context is a host cache miss away.
+  uint32_t pc = 0;
   uint32_t fetchPc = 0;
   bool fetchInFlight = false, fetchBlocked = false;
   uint64_t fetchReadyAt = 0;  // kNotYet while an I-cache miss waits for its fill

@@ -90,6 +90,38 @@ TEST(IBuffer, TwoEntriesInOrderWithFlush) {
   EXPECT_TRUE(b.empty());
 }
 
+// Skips take no room, so the ring outgrows its inline entries (wrapped round when it does) and
+// moves to the heap with its order kept; a copy keeps the entries wherever they live.
+TEST(IBuffer, GrowsPastInlineEntriesInOrderAndCopies) {
+  sm::IBuffer b(2);
+  b.push({0, {}});
+  b.pop();  // head now at slot 1: the next pushes wrap round
+  sm::IBufferEntry skip{8, {}};
+  skip.skip = true;
+  b.push(skip);
+  b.push({16, {}});
+  b.push({24, {}});  // third entry: past the inline two
+  EXPECT_TRUE(b.full());
+  EXPECT_EQ(b.count(), 3);
+  EXPECT_EQ(b.skips(), 1);
+  const sm::IBuffer copy = b;
+  for (const sm::IBuffer* x : {static_cast<const sm::IBuffer*>(&b), &copy}) {
+    ASSERT_EQ(x->count(), 3);
+    EXPECT_EQ(x->entry(0).pc, 8u);
+    EXPECT_TRUE(x->entry(0).skip);
+    EXPECT_EQ(x->entry(1).pc, 16u);
+    EXPECT_EQ(x->entry(2).pc, 24u);
+  }
+  b.pop();
+  EXPECT_EQ(b.front().pc, 16u);
+  EXPECT_EQ(b.skips(), 0);
+  EXPECT_EQ(copy.front().pc, 8u);  // the copy is its own
+  sm::IBuffer big(3);  // a capacity past the inline entries starts on the heap
+  for (uint32_t pc : {0u, 8u, 16u}) big.push({pc, {}});
+  EXPECT_TRUE(big.full());
+  EXPECT_EQ(big.entry(2).pc, 16u);
+}
+
 // The SM looks for a ready warp in priority() order and stops at the first: the same choice as
 // pick() over the whole readiness vector, for both policies and any sequence of masks.
 TEST(WarpScheduler, PriorityOrderMatchesPick) {

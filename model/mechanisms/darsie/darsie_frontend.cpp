@@ -352,7 +352,7 @@ void DarsieMechanism::retireSkips(int slot) {
       // (A test corrupts the rename on purpose: the follower reads the neighbouring register.)
       mapReg(slot, r, sm_.cfg.darsie.corrupt_rename_for_test ? (x.phys + 1) % db.pool.size() : x.phys);
     }
-    w.ctx->advance(e.instr, w.ctx->activeMask(), sm_.image.reconvergence[isa::Kernel::indexOf(e.pc)]);
+    sm_.advance(slot, e.instr, w.ctx->activeMask(), e.pc);
     d.warps[slot].issuePos++;
     x.pendingSkips--;
     d.skipped++;
