@@ -14,12 +14,12 @@ namespace simtlm::sm {
 struct IBufferEntry {
   uint32_t pc;
   isa::Instr instr;
-  isa::RegSet touched{}, written{};  // registers read or written / written, known at decode
   // A mechanism's mark (sm_mechanism.h), for example the table entry this instruction leads or
   // skips; -1 for none. A skip is an instruction a mechanism delivered without fetching it: it
   // takes no issue slot and no buffer room, keeps program order, and the mechanism retires it.
   int16_t tag = -1;
   bool skip = false;
+  isa::RegSet touched{}, written{};  // registers read or written / written, known at decode
 };
 
 // A ring of entries (the SM looks at every warp's front each cycle; a deque's indirections cost

@@ -139,7 +139,10 @@ void SmCore::startKernel(const KernelImage& image, uint64_t cycle) {
 IBufferEntry SmCore::decode(uint32_t pc) const {
   const size_t idx = isa::Kernel::indexOf(pc);
   const auto& [touched, written] = decodedRegs_[idx];
-  return IBufferEntry{pc, image_.kernel->instrs[idx], touched, written};
+  IBufferEntry e{pc, image_.kernel->instrs[idx]};
+  e.touched = touched;
+  e.written = written;
+  return e;
 }
 
 bool SmCore::canAdmit() const {

@@ -30,27 +30,29 @@ struct KernelImage {
   std::vector<std::pair<uint32_t, uint32_t>> buffers;
 };
 
-// What the issue and fetch stages look at every cycle stays small and together (a few cache
-// lines per warp); the warp's architectural state (about 2 KB) lives apart, on the heap.
+// What the issue and fetch stages look at every cycle stays small and together: the fields a
+// stall check reads first, then the I-buffer's counters and front, then fetch's fields. The
+// warp's architectural state (about 2 KB) lives apart, on the heap. (With 28 SMs the SMs'
+// state outgrows the host's L2 cache: each line a check touches is a likely miss.)
 struct WarpSlot {
   bool active = false;  // holds a warp of a resident block
-  int block = -1;
-  uint32_t indexInBlock = 0;
-  std::unique_ptr<isa::WarpContext> ctx;
-  IBuffer ibuf;
+  bool atBarrier = false, done = false;
+  int pendingMem = 0;
   // ctx->pc() while the warp runs, kept by whoever moves the warp (SmCore::advance, through
   // SmContext::advance for a mechanism): the issue stage compares the I-buffer's front with it
   // every cycle, and the context is a host cache miss away.
   uint32_t pc = 0;
+  IBuffer ibuf;
+  int block = -1;
+  uint32_t indexInBlock = 0;
+  std::unique_ptr<isa::WarpContext> ctx;
   uint32_t fetchPc = 0;
   bool fetchInFlight = false, fetchBlocked = false;
   uint64_t fetchReadyAt = 0;  // kNotYet while an I-cache miss waits for its fill
   uint32_t fetchingPc = 0, epoch = 0, fetchEpoch = 0;
   uint32_t fetchId = 0;                        // this fetch's I-cache tag (with the slot)
   unsigned icacheWay = frontend::ICache::kNoWay;  // way of the last I-cache hit (a lookup hint)
-  bool atBarrier = false, done = false;
   uint32_t barrierId = 0, barrierPc = 0;
-  int pendingMem = 0;
 };
 
 struct BlockSlot {
