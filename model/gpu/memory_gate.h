@@ -9,10 +9,10 @@
 // It also fixes what a cycle of the SMs sees of memory, whichever way the units are scheduled
 // (docs/timing-model.md): between beginCycle() and endCycle() answers are held and handed over
 // at endCycle() in arrival order, so a unit sees an answer in the first cycle that starts after
-// it arrived, in whichever delta cycle of the current one it came. With holdRequests() (the
-// systemc scheduling, where the units of all SMs run interleaved, one unit per delta cycle),
-// requests are held as well and sent at endCycle() in SM order, each SM's in the order its units
-// made them: the order in which the sequential scheduling sends them as it ticks SM after SM.
+// it arrived, in whichever delta cycle of the current one it came. With holdRequests() (both
+// schedulings: systemc runs the units of all SMs interleaved, one unit per delta cycle;
+// sequential ticks SM after SM in alternating directions), requests are held as well and sent
+// at endCycle() in SM order, each SM's in the order its units made them.
 #pragma once
 
 #include <cstdint>

@@ -77,7 +77,11 @@ GridEngine::State GridEngine::tick() {
   if (state_ != State::Running) return state_;
   const bool blocksToHandOut = handOutBlocks();
   progress_ = false;
-  for (size_t i = 0; i < sms_.size(); ++i) {  // (beginCycle's gating and every step, SM after SM)
+  // SM after SM; with alternateSmOrder(), in alternating directions.
+  const size_t n = sms_.size();
+  const bool backwards = alternate_ && (cycle_ & 1);
+  for (size_t k = 0; k < n; ++k) {  // (beginCycle's gating and every step)
+    const size_t i = backwards ? n - 1 - k : k;
     if (sms_[i]->idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut) {
       gatedCycles_++;
       continue;
