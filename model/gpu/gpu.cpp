@@ -66,7 +66,6 @@ Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& sta
   regs.onLaunch = [this](const model::LaunchRegs& r) { launch(r); };
   regs.onReset = [this] { softReset(); };
   build();
-  gate_.holdRequests(true);  // both schedulings step the SMs in an order of their own
   SC_METHOD(clockTick);
   sensitive << start_;
   dont_initialize();
@@ -114,7 +113,7 @@ void Gpu::build() {
     }
   parts.schedulers = schedulerFactory_;
   engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_, parts);
-  engine_->alternateSmOrder(true);  // the gate holds requests (constructor)
+  engine_->alternateSmOrder(true);  // the memory gate holds the SMs' requests
   engine_->watchMemory(&gate_);
 }
 

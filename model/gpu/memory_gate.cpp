@@ -46,7 +46,7 @@ void MemoryGate::endCycle() {
 // A request is counted as owed when made, held or not.
 void MemoryGate::Route::read(std::uint64_t address, unsigned size, Done done) {
   Done d = gate_.gated(std::move(done), size);
-  if (gate_.holdRequests_ && gate_.inCycle_)
+  if (gate_.inCycle_)
     return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Read, address, size, {}, {}, isa::Op{}, {}, std::move(d)});
   down_.read(address, size, std::move(d));
 }
@@ -54,7 +54,7 @@ void MemoryGate::Route::read(std::uint64_t address, unsigned size, Done done) {
 void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
                               const unsigned char* byte_enable, unsigned size, Done done) {
   Done d = gate_.gated(std::move(done), 0);
-  if (gate_.holdRequests_ && gate_.inCycle_)
+  if (gate_.inCycle_)
     return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Write, address, size, std::vector<unsigned char>(data, data + size),
                            byte_enable ? std::vector<unsigned char>(byte_enable, byte_enable + size)
                                        : std::vector<unsigned char>{},
@@ -64,7 +64,7 @@ void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
 
 void MemoryGate::Route::atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) {
   Done d = gate_.gated(std::move(done), 4 * ops.count);
-  if (gate_.holdRequests_ && gate_.inCycle_)
+  if (gate_.inCycle_)
     return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Atomic, address, 0, {}, {}, op, ops, std::move(d)});
   down_.atomic(address, op, ops, std::move(d));
 }

@@ -9,10 +9,10 @@
 // It also fixes what a cycle of the SMs sees of memory, whichever way the units are scheduled
 // (docs/timing-model.md): between beginCycle() and endCycle() answers are held and handed over
 // at endCycle() in arrival order, so a unit sees an answer in the first cycle that starts after
-// it arrived, in whichever delta cycle of the current one it came. With holdRequests() (both
-// schedulings: systemc runs the units of all SMs interleaved, one unit per delta cycle;
-// sequential ticks SM after SM in alternating directions), requests are held as well and sent
-// at endCycle() in SM order, each SM's in the order its units made them.
+// it arrived, in whichever delta cycle of the current one it came. Requests are held as well and
+// sent at endCycle() in SM order, each SM's in the order its units made them, whatever order the
+// units ran in (systemc: the units of all SMs interleaved, one unit per delta cycle; sequential:
+// SM after SM in alternating directions).
 #pragma once
 
 #include <cstdint>
@@ -36,7 +36,6 @@ class MemoryGate : public sm::MemoryActivity {
   std::uint64_t answers() const override { return answers_; }
   std::uint64_t outstanding() const override { return outstanding_; }
 
-  void holdRequests(bool on) { holdRequests_ = on; }
   void beginCycle() { inCycle_ = true; }
   void endCycle();
 
@@ -75,7 +74,7 @@ class MemoryGate : public sm::MemoryActivity {
   std::vector<std::unique_ptr<Route>> routes_;
   std::vector<HeldAnswer> heldAnswers_;
   std::uint64_t generation_ = 0, answers_ = 0, outstanding_ = 0;
-  bool holdRequests_ = false, inCycle_ = false, anyHeld_ = false;  // anyHeld_: a request held this cycle
+  bool inCycle_ = false, anyHeld_ = false;  // anyHeld_: a request held this cycle
 };
 
 }  // namespace simtlm::gpu
