@@ -23,11 +23,16 @@ namespace {
 const std::vector<std::string> kUnits = {"icache", "ldst", "answers", "writeback",
                                          "execute", "issue", "operands", "fetch"};
 
-// The unit modules of SM 0 and 1 of a 2-SM platform, and their processes.
-void checkUnits(config::SmScheduling scheduling, bool processes) {
+config::GpuConfig twoSms(config::SmScheduling scheduling) {
   config::GpuConfig cfg;
   cfg.gpu.num_sms = 2;
   cfg.sm.scheduling = scheduling;
+  return cfg;
+}
+
+// The unit modules of SM 0 and 1 of a 2-SM platform, and their processes.
+void checkUnits(config::SmScheduling scheduling, bool processes) {
+  const config::GpuConfig cfg = twoSms(scheduling);
   stats::Registry stats;
   gpu::Platform top("top", cfg, stats, [](gpu::HostJob&) { return false; });
   sc_start(SC_ZERO_TIME);
@@ -133,9 +138,7 @@ TEST(GpuSmUnits, SystemcSchedulingGivesEveryUnitItsOwnProcess) {
 // A whole kernel under the systemc scheduling: the units' processes run it to the interpreter's
 // memory, and SM 0's global answers and results travel its sc_fifos.
 TEST(GpuSmUnits, SystemcSchedulingRunsAKernelThroughTheUnitsProcesses) {
-  config::GpuConfig cfg;
-  cfg.gpu.num_sms = 2;
-  cfg.sm.scheduling = config::SmScheduling::Systemc;
+  const config::GpuConfig cfg = twoSms(config::SmScheduling::Systemc);
   VecAdd v(cfg, 2000, 128);
   FifoWatch watch("watch", v.top.gpu.sm(0).answers()->data_written_event());
   auto* results = dynamic_cast<sc_fifo<sm::PendingResult>*>(v.top.gpu.sm(0).executeResults().in);
@@ -259,9 +262,11 @@ uint64_t counter(const stats::Registry& stats, const std::string& name) {
 // when `trigger` fires: in the middle of a systemc cycle.
 struct RelaunchMidCycle : sc_module {
   SC_HAS_PROCESS(RelaunchMidCycle);
-  RelaunchMidCycle(sc_module_name n, test::Rig& rig, const stats::Registry& stats, uint32_t entry, uint32_t instrs,
+  // Puts `kernel`'s code in the rig's memory, to be launched when `trigger` fires.
+  RelaunchMidCycle(sc_module_name n, test::Rig& rig, const stats::Registry& stats, const isa::Kernel& kernel,
                    const sc_event& trigger)
-      : sc_module(n), rig(rig), stats(stats), entry(entry), instrs(instrs) {
+      : sc_module(n), rig(rig), stats(stats), instrs(static_cast<uint32_t>(kernel.size())) {
+    rig.target.put(entry, kernel.code.data(), kernel.code.size() * 8);
     SC_METHOD(relaunch);
     sensitive << trigger;
     dont_initialize();
@@ -289,7 +294,7 @@ struct RelaunchMidCycle : sc_module {
   }
   test::Rig& rig;
   const stats::Registry& stats;
-  const uint32_t entry, instrs;
+  const uint32_t entry = 0x02000000, instrs;
   bool relaunched = false;
   uint64_t sm0CyclesAtLaunch = 0;
 };
@@ -336,18 +341,12 @@ void launchFill(test::ScriptHost& h, const isa::Kernel& fill, test::Rig& rig) {
 // The rest of the aborted cycle's delta chain counts no cycle of the kernel launched within it:
 // that kernel's one block sits on SM 0, which is clocked in every one of the kernel's cycles.
 TEST(GpuSmUnits, ALaunchInTheMiddleOfASystemcCycleStartsOnTheNextClock) {
-  config::GpuConfig cfg;
-  cfg.gpu.num_sms = 2;
-  cfg.sm.scheduling = config::SmScheduling::Systemc;
+  const config::GpuConfig cfg = twoSms(config::SmScheduling::Systemc);
   const isa::Kernel& fill = fillKernel();
-  const isa::Kernel& tiny = tinyKernel();
-  const uint32_t tinyEntry = 0x02000000;
   stats::Registry stats;
   test::Rig rig("rig", cfg, stats);
-  rig.target.put(tinyEntry, tiny.code.data(), tiny.code.size() * 8);
   // In the delta cycle where SM 0's answers unit runs.
-  RelaunchMidCycle relaunch("relaunch", rig, stats, tinyEntry, static_cast<uint32_t>(tiny.size()),
-                            rig.gpu.sm(0).answers()->data_written_event());
+  RelaunchMidCycle relaunch("relaunch", rig, stats, tinyKernel(), rig.gpu.sm(0).answers()->data_written_event());
   rig.host.script = [&](test::ScriptHost& h) { launchFill(h, fill, rig); };
   sc_start();
   ASSERT_TRUE(relaunch.relaunched);
@@ -386,19 +385,14 @@ struct NotifyingLdSt : sm::GlobalMemoryPort {
 // readable only in the next delta, after release() drained the channel, and must not reach the
 // SM rebuilt for the next kernel (which knows no such access).
 TEST(GpuSmUnits, AResetAsTheLdStUnitAnswersLeavesNoAnswerForTheNextKernel) {
-  config::GpuConfig cfg;
-  cfg.gpu.num_sms = 2;
-  cfg.sm.scheduling = config::SmScheduling::Systemc;
-  const isa::Kernel& tiny = tinyKernel();
-  const uint32_t tinyEntry = 0x02000000;
+  const config::GpuConfig cfg = twoSms(config::SmScheduling::Systemc);
   stats::Registry stats;
   test::Rig rig("rig", cfg, stats);
-  rig.target.put(tinyEntry, tiny.code.data(), tiny.code.size() * 8);
   sc_event wrote("sm0_ldst_wrote");
   rig.gpu.setLdStFactory([&](int sm, mem::Downstream& memory, stats::Registry& reg) {
     return std::make_unique<NotifyingLdSt>(memory, rig.cfg, reg, sm, sm == 0 ? &wrote : nullptr);
   });
-  RelaunchMidCycle relaunch("relaunch", rig, stats, tinyEntry, static_cast<uint32_t>(tiny.size()), wrote);
+  RelaunchMidCycle relaunch("relaunch", rig, stats, tinyKernel(), wrote);
   rig.host.script = [&](test::ScriptHost& h) { launchFill(h, fillKernel(), rig); };
   sc_start();
   ASSERT_TRUE(relaunch.relaunched);
@@ -434,9 +428,7 @@ struct RoomWatchingLdSt : sm::GlobalMemoryPort {
 };
 
 void expectWholeRoomAtEveryTick(config::SmScheduling scheduling) {
-  config::GpuConfig cfg;
-  cfg.gpu.num_sms = 2;
-  cfg.sm.scheduling = scheduling;
+  const config::GpuConfig cfg = twoSms(scheduling);
   auto w = workloads::makeWorkload("vecadd", {{"n", 1000}, {"block", 64}});
   auto k = workloads::loadKernel(*w);
   isa::GlobalMemory timed;
