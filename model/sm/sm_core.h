@@ -115,12 +115,26 @@ class SmCore {
   Stall stallOf(int s, int i) {
     const int slot = i * static_cast<int>(partVersion_.size()) + s;
     uint64_t& word = candidates_[static_cast<size_t>(s * candidateWords_ + i / 64)];
-    if (!(word >> (i % 64) & 1u)) return stallCache_[static_cast<size_t>(slot)];
-    const Stall st = restall(slot);
+    Stall& cached = stallCache_[static_cast<size_t>(slot)];
+    if (!(word >> (i % 64) & 1u)) return cached;
+    const Warp& w = warps_[static_cast<size_t>(slot)];
+    const Stall st = w.woken || mech_ ? restall(slot) : (cached = portStall(w, cached));
     setBit(word, i % 64, recheck_ >> static_cast<int>(st) & 1u);  // (restall may have woken it: its answer decides)
     return st;
   }
   Stall restall(int slot);
+  // The stall of a warp that was not woken since restall(), without a mechanism: only the
+  // memory port and the operand collectors can have changed, and only a warp that got past
+  // every other check (None, Structural, or Memory) depends on them.
+  Stall portStall(const Warp& w, Stall cached) const {
+    if (cached != Stall::None && cached != Stall::Structural && cached != Stall::Memory) return cached;
+    if (w.frontGlobal) {
+      if (!mem_.canAccept()) return Stall::Memory;
+    } else if (cached == Stall::Memory) {
+      return cached;  // a barrier or fence waiting for the warp's memory instructions
+    }
+    return ops_.canAccept() ? Stall::None : Stall::Structural;
+  }
   int oldestLive(int scheduler);  // the live warp of the partition admitted first, or -1
   void dropStaleFront(int slot);
   bool advance(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc);  // SmContext::advance
@@ -257,6 +271,7 @@ class SmCore {
   // found neither a skip to retire nor stale.
   std::vector<uint64_t> fixups_;
   void markCandidate(int slot) {
+    warps_[static_cast<size_t>(slot)].woken = true;
     const size_t S = partVersion_.size(), i = static_cast<size_t>(slot) / S;
     const size_t at = (static_cast<size_t>(slot) % S) * static_cast<size_t>(candidateWords_) + i / 64;
     setBit(candidates_[at], static_cast<int>(i % 64), true);
