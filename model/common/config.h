@@ -22,6 +22,8 @@ enum class SchedPolicy { Gto, Lrr };  // "gto" | "lrr"
 enum class TlmMode { At, Lt };        // "at" | "lt"
 // How an SM's units are scheduled (docs/timing-model.md); the same cycles and statistics either way.
 enum class SmScheduling { Sequential, Systemc };  // "sequential" | "systemc"
+// Which SM receives a grid's next block (docs/timing-model.md).
+enum class BlockPlacement { BreadthFirst, FillFirst };  // "breadth-first" | "fill-first"
 
 // The redundancy-elimination mechanism the SMs run (DESIGN.md section 4). Chosen by the
 // scenario or --mechanism, not by a configuration key; mechanismName() gives its name. A test
@@ -37,6 +39,7 @@ struct GpuConfig {
     int num_sms;
     int warp_size;
     double core_clock_mhz;
+    BlockPlacement block_placement;
   } gpu;
   struct Sm {
     int num_warps;      // warp contexts per SM
@@ -48,10 +51,13 @@ struct GpuConfig {
     int fetch_width;  // instructions per warp per fetch
     int icache_size, icache_line, icache_assoc, icache_hit_latency, icache_mshrs;
     int ibuffer_entries;  // per warp
+    int fetch_throughput;  // fetches started per SM per cycle
   } frontend;
   struct Issue {
     int schedulers;  // per SM; warps are statically partitioned among them
     SchedPolicy policy;
+    int max_per_warp;           // instructions one scheduler may issue from its warp per cycle
+    bool dual_issue_diff_units;  // ... each to a different execution unit
   } issue;
   struct RegFile {
     int banks;            // single-ported vector register banks per SM

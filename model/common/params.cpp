@@ -48,6 +48,11 @@ std::vector<Param> buildTable() {
                "threads per warp"),
       realParam("gpu.core_clock_mhz", SIMTLM_FIELD(gpu.core_clock_mhz), 1480, "MHz", 1, 10000,
                 "SM clock; every latency in cycles is in this clock"),
+      enumParam("gpu.block_placement", SIMTLM_FIELD(gpu.block_placement), {"breadth-first", "fill-first"},
+                "breadth-first",
+                "where a grid's blocks go: each cycle at most one more block per SM, to the SMs with the "
+                "fewest resident blocks first (round robin among equals), or every block an SM has room "
+                "for before the next SM"),
 
       intParam("sm.num_warps", SIMTLM_FIELD(sm.num_warps), 64, "warps", 1, 1024,
                "warp contexts per SM (max resident warps)"),
@@ -73,11 +78,18 @@ std::vector<Param> buildTable() {
                "outstanding instruction cache line fills"),
       intParam("frontend.ibuffer_entries", SIMTLM_FIELD(frontend.ibuffer_entries), 2,
                "instructions", 1, 64, "decoded instructions buffered per warp"),
+      intParam("frontend.fetch_throughput", SIMTLM_FIELD(frontend.fetch_throughput), 8, "fetches/cycle", 1,
+               64, "I-cache fetches an SM starts per cycle, each for a different warp"),
 
       intParam("issue.schedulers", SIMTLM_FIELD(issue.schedulers), 4, "schedulers", 1, 64,
                "warp schedulers per SM, each issuing one instruction per cycle"),
       enumParam("issue.policy", SIMTLM_FIELD(issue.policy), {"gto", "lrr"}, "gto",
                 "warp scheduling: greedy-then-oldest or loose round robin"),
+      intParam("issue.max_per_warp", SIMTLM_FIELD(issue.max_per_warp), 2, "instructions", 1, 4,
+               "instructions a scheduler issues from the warp it picked in one cycle, in program order"),
+      boolParam("issue.dual_issue_diff_units", SIMTLM_FIELD(issue.dual_issue_diff_units), true,
+                "the instructions a scheduler issues from one warp in one cycle go to different execution "
+                "units"),
 
       intParam("regfile.banks", SIMTLM_FIELD(regfile.banks), 32, "banks", 1, 1024,
                "vector register file banks per SM"),

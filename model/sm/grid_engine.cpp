@@ -66,6 +66,7 @@ std::string GridEngine::start(const KernelImage& image) {
   }
   totalBlocks_ = blocksLeft_ = image_.launch.grid.count();
   nextBlock_ = 0;
+  lastPlaced_ = sms_.empty() ? 0 : sms_.size() - 1;  // (block 0 goes to SM 0)
   startCycle_ = lastProgress_ = cycle_;
   error_.clear();
   state_ = State::Running;
@@ -107,15 +108,37 @@ bool GridEngine::beginCycle() {
 }
 
 // Blocks in linear order to SMs with room; whether some are left to hand out.
+// Breadth-first (GPGPU-Sim's issue_block2core: each SM cluster takes at most one block per
+// cycle, the clusters in round robin): each cycle, while blocks are left, the SM with the fewest
+// resident blocks that can take one and has not yet taken one this cycle, ties going to the first
+// after the SM that took the last block. Fill-first: every block an SM has room for, SM after SM.
 bool GridEngine::handOutBlocks() {
-  if (nextBlock_ < totalBlocks_)
-    for (auto& sm : sms_)
-      while (nextBlock_ < totalBlocks_ && sm->canAdmit()) {
-        const uint64_t b = nextBlock_++;
-        sm->admit(static_cast<uint32_t>(b), image_.launch.grid.blockIndex(b));
-        lastProgress_ = cycle_;
-        logBlock(static_cast<size_t>(&sm - sms_.data()), b, "admitted");
-      }
+  if (nextBlock_ >= totalBlocks_) return false;
+  auto place = [&](size_t i) {
+    const uint64_t b = nextBlock_++;
+    sms_[i]->admit(static_cast<uint32_t>(b), image_.launch.grid.blockIndex(b));
+    lastProgress_ = cycle_;
+    logBlock(i, b, "admitted");
+  };
+  const size_t n = sms_.size();
+  if (cfg_.gpu.block_placement == config::BlockPlacement::FillFirst) {
+    for (size_t i = 0; i < n; ++i)
+      while (nextBlock_ < totalBlocks_ && sms_[i]->canAdmit()) place(i);
+    return nextBlock_ < totalBlocks_;
+  }
+  placedThisCycle_.assign(n, 0);
+  while (nextBlock_ < totalBlocks_) {
+    size_t best = n;
+    for (size_t k = 1; k <= n; ++k) {
+      const size_t i = (lastPlaced_ + k) % n;
+      if (placedThisCycle_[i] || (best < n && sms_[i]->residentBlocks() >= sms_[best]->residentBlocks())) continue;
+      if (sms_[i]->canAdmit()) best = i;
+    }
+    if (best == n) break;
+    place(best);
+    placedThisCycle_[best] = 1;
+    lastPlaced_ = best;
+  }
   return nextBlock_ < totalBlocks_;
 }
 

@@ -120,6 +120,8 @@ class GridEngine {
   uint64_t totalCycles_ = 0, kernels_ = 0;
   std::vector<char> clocked_;  // per SM: ticked this cycle (beginCycle)
   bool alternate_ = false;      // alternateSmOrder()
+  size_t lastPlaced_ = 0;       // breadth-first placement: the SM that received the last block
+  std::vector<uint8_t> placedThisCycle_;
   bool progress_ = false;       // something happened in this cycle's units
   uint64_t gatedCycles_ = 0;  // SM-cycles not clocked because the SM had nothing to do
   std::vector<const uint64_t*> issued_;  // per SM: its issue.warp_instructions counter

@@ -65,6 +65,8 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
   stats.add(p + "cycles", cycles_, "cycles", "cycles this SM was clocked while the kernel ran");
   stats.add(p + "active_cycles", activeCycles_, "cycles", "cycles with at least one resident block");
   stats.add(p + "issue.warp_instructions", warpInstrs_, "instructions", "warp instructions issued");
+  stats.add(p + "issue.dual_issued", dualIssued_, "instructions",
+            "warp instructions issued as the second (or later) of their warp in a scheduler's cycle");
   stats.add(p + "issue.thread_instructions", threadInstrs_, "instructions", "active threads of issued warp instructions");
   stats.add(p + "frontend.fetched", fetched_, "instructions", "instructions fetched into I-buffers");
   stats.add(p + "frontend.flushes", flushes_, "events", "I-buffer flushes after a change of control flow");

@@ -75,6 +75,7 @@ class SmCore {
   void startKernel(const KernelImage& image, uint64_t cycle = 0);
   // Whether one more block fits (block slots, warp contexts, registers, shared memory).
   bool canAdmit() const;
+  int residentBlocks() const { return residentBlocks_; }
   void admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid);
   // One core cycle. Returns whether anything happened.
   bool tick(uint64_t cycle);
@@ -138,6 +139,7 @@ class SmCore {
   int oldestLive(int scheduler);  // the live warp of the partition admitted first, or -1
   void dropStaleFront(int slot);
   bool advance(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc);  // SmContext::advance
+  void issueFrom(int scheduler, int i, uint64_t cycle);  // the picked warp's instructions
   void execute(int slot, uint64_t cycle);  // issue: into an operand collector
   // Register-file stage (docs/timing-model.md): dispatch of collected instructions to their
   // units, where their semantics execute; bank reads and writebacks; results to write back.
@@ -320,6 +322,7 @@ class SmCore {
 
   // statistics
   uint64_t cycles_ = 0, activeCycles_ = 0, warpInstrs_ = 0, threadInstrs_ = 0, fetched_ = 0;
+  uint64_t dualIssued_ = 0;
   uint64_t flushes_ = 0, stallNoReady_ = 0, barriers_ = 0, globalAccesses_ = 0, blocksRun_ = 0;
   uint64_t stallIdle_ = 0, stallEmpty_ = 0, stallDependence_ = 0, stallBarrier_ = 0,
            stallMemory_ = 0, stallStructural_ = 0, stallSync_ = 0;

@@ -57,6 +57,8 @@ void SmCore::fetch(uint64_t cycle) {
   fetchAsleep_ = false;
   const int n = static_cast<int>(warps_.size());
   const int start = lastFetched_ + 1 >= n ? 0 : lastFetched_ + 1;
+  const int throughput = cfg_.frontend.fetch_throughput;
+  int started = 0;
   // Only the warps woken since they were last found unable to fetch, in the same order (a
   // mechanism wakes the warps whose fetch it lets go: SmContext::wake).
   for (int pass = 0; pass < 2; ++pass) {
@@ -67,11 +69,17 @@ void SmCore::fetch(uint64_t cycle) {
       if (hi - wd * 64 < 64) bits &= (uint64_t{1} << (hi - wd * 64)) - 1;
       for (; bits; bits &= bits - 1) {
         const int i = wd * 64 + __builtin_ctzll(bits);
-        if (tryFetch(i, cycle)) return;
+        if (tryFetch(i, cycle)) {
+          // A fault, or a fetch lost to busy MSHRs, ends the cycle's fetching; a fetch started
+          // lets the scan go on to the next warp, up to fetch_throughput fetches.
+          if (!fault_.empty() || !warps_[static_cast<size_t>(i)].fetchInFlight || ++started == throughput) return;
+          continue;
+        }
         setBit(fetchCandidates_[static_cast<size_t>(wd)], i - wd * 64, false);
       }
     }
   }
+  if (started > 0) return;  // (the fetching warps are woken at delivery)
   fetchAsleep_ = true;
   fetchVersion_ = stateVersion();
 }

@@ -100,7 +100,7 @@ void SmCore::issue(uint64_t cycle) {
     }
     if (pick >= 0) {
       sched.issued(pick);
-      execute(pick * S + s, cycle);
+      issueFrom(s, pick, cycle);
       continue;
     }
     // Nothing can issue (every candidate was looked at, every other warp's cached stall holds):
@@ -109,6 +109,25 @@ void SmCore::issue(uint64_t cycle) {
     const Stall first = oldest >= 0 ? stallCache_[static_cast<size_t>(oldest)] : Stall::NotLive;
     countStall(first);
     if (!portWait) memo = {true, issueVersion(s, structural), first, structural};
+  }
+}
+
+// Up to issue.max_per_warp instructions of warp i of scheduler s, in program order, while the
+// next can issue (and, with issue.dual_issue_diff_units, goes to a unit none of the earlier ones
+// went to): GPGPU-Sim's -gpgpu_max_insn_issue_per_warp and -gpgpu_dual_issue_diff_exec_units.
+void SmCore::issueFrom(int s, int i, uint64_t cycle) {
+  const int slot = i * cfg_.issue.schedulers + s;
+  const Warp& w = warps_[static_cast<size_t>(slot)];
+  uint32_t units = 0;  // bit per isa::Unit of what issued
+  for (int k = 0; k < cfg_.issue.max_per_warp; ++k) {
+    if (k > 0) {
+      if (!fault_.empty() || stallOf(s, i) != Stall::None || w.ibuf.front().pc != w.pc) return;
+      const uint32_t unit = 1u << static_cast<int>(isa::info(w.ibuf.front().instr.op).unit);
+      if (cfg_.issue.dual_issue_diff_units && (units & unit)) return;
+      dualIssued_++;
+    }
+    units |= 1u << static_cast<int>(isa::info(w.ibuf.front().instr.op).unit);
+    execute(slot, cycle);
   }
 }
 

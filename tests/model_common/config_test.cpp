@@ -56,7 +56,7 @@ TEST(Config, TableKeysAreUniqueAndDescribed) {
     GpuConfig c;
     EXPECT_EQ(p.format(c), p.defaultText) << p.key;  // the default round-trips
   }
-  EXPECT_EQ(params().size(), 60u + simtlm::isa::kNumOpClasses);
+  EXPECT_EQ(params().size(), 64u + simtlm::isa::kNumOpClasses);
   EXPECT_NE(findParam("exec.latency.load_shared"), nullptr);
   EXPECT_NE(findParam("sm.scheduling"), nullptr);
 }

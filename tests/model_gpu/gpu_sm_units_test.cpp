@@ -242,11 +242,15 @@ TEST(GpuSmUnits, UsersWarpSchedulerReplacesThePolicy) {
                                              "1.0:16", "1.1:16", "1.2:16", "1.3:16"};
   EXPECT_EQ(built, expected) << "64 warps per SM over 4 schedulers";
   v.run();
+  // Each pick of the user's policy issues one instruction, and with dual issue maybe a second
+  // of the same warp (issue.dual_issued).
   const uint64_t issued = v.stat("sm0.issue.warp_instructions") + v.stat("sm1.issue.warp_instructions");
+  const uint64_t seconds = v.stat("sm0.issue.dual_issued") + v.stat("sm1.issue.dual_issued");
   uint64_t counted = 0;
   for (const LowestIndexFirst* p : policies) counted += p->count;
   EXPECT_GT(issued, 0u);
-  EXPECT_EQ(counted, issued) << "every instruction issued through the user's policy";
+  EXPECT_GT(seconds, 0u);
+  EXPECT_EQ(counted, issued - seconds) << "every pick made by the user's policy";
 }
 
 namespace {
