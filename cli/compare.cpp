@@ -31,7 +31,11 @@ struct Summary {
   std::string mechanism;
   ChildResult child;
   bool haveJson = false, passed = false;
-  double cycles = 0, fetched = 0, executed = 0, skipped = 0, branchStall = 0, syncStall = 0, seconds = 0;
+  double cycles = 0, fetched = 0, executed = 0, skipped = 0, seconds = 0;
+  // DARSIE's waits, each in its own unit: warps waiting (warp-cycles) for a leader's write-back,
+  // at a majority-path branch barrier, at a freelist synchronization point; scheduler cycles whose
+  // oldest warp was held by DARSIE at issue (issue.stall.sync).
+  double leaderWbWaits = 0, branchWaits = 0, freelistWaits = 0, issueSync = 0;
   int checksPassed = 0, checks = 0;
   nlohmann::json checkList = nlohmann::json::array();
   std::string error;  // the run's own error (fault, deadlock), from its JSON
@@ -64,8 +68,10 @@ void readJson(Summary& s, const std::string& path) {
   s.fetched = sumPerSm(st, "frontend.fetched");
   s.executed = sumPerSm(st, "issue.warp_instructions");
   s.skipped = sumPerSm(st, "darsie.skipped");
-  s.branchStall = sumPerSm(st, "darsie.branch_stall_cycles");
-  s.syncStall = s.branchStall + sumPerSm(st, "issue.stall.sync");
+  s.leaderWbWaits = sumPerSm(st, "darsie.leaderwb_waits");
+  s.branchWaits = sumPerSm(st, "darsie.branch_stall_cycles");
+  s.freelistWaits = sumPerSm(st, "darsie.freelist_sync_waits");
+  s.issueSync = sumPerSm(st, "issue.stall.sync");
   s.seconds = j["host"].value("seconds", 0.0);
   if (j.contains("error")) s.error = j["error"].get<std::string>();
   s.energy.have = j.contains("energy") && j["energy"].is_object();
@@ -122,7 +128,10 @@ void printTable(const std::vector<Summary>& rows, const Summary& ref) {
     std::snprintf(b, sizeof b, "%.1f%%", 100.0 * (1.0 - r.executed / ref.executed));
     return std::string(b);
   });
-  line("DARSIE sync stall cycles", [](const Summary& r) { return num(r.syncStall); });
+  line("LeaderWB waits (warp-cyc)", [](const Summary& r) { return num(r.leaderWbWaits); });
+  line("branch barriers (warp-cyc)", [](const Summary& r) { return num(r.branchWaits); });
+  line("freelist waits (warp-cyc)", [](const Summary& r) { return num(r.freelistWaits); });
+  line("issue sync (sched-cyc)", [](const Summary& r) { return num(r.issueSync); });
   line("checks", [](const Summary& r) {
     return std::string(r.passed ? "PASSED " : "FAILED ") + std::to_string(r.checksPassed) + "/" + std::to_string(r.checks);
   });
@@ -147,9 +156,10 @@ nlohmann::json summaryJson(const Summary& r, const Summary& ref) {
   j["skipped"] = r.skipped;
   j["executed_reduction_percent"] =
       ref.haveJson && ref.executed > 0 ? nlohmann::json(100.0 * (1.0 - r.executed / ref.executed)) : nlohmann::json();
-  j["sync_stall_cycles"] = r.syncStall;
-  j["darsie_branch_stall_cycles"] = r.branchStall;
-  j["issue_stall_sync_cycles"] = r.syncStall - r.branchStall;
+  j["leaderwb_wait_warp_cycles"] = r.leaderWbWaits;
+  j["branch_barrier_wait_warp_cycles"] = r.branchWaits;
+  j["freelist_wait_warp_cycles"] = r.freelistWaits;
+  j["issue_stall_sync_scheduler_cycles"] = r.issueSync;
   j["checks"] = r.checkList;
   j["host_seconds"] = r.seconds;
   j["energy"] = energySummaryJson(r.energy, ref.energy);

@@ -109,8 +109,8 @@ bool DarsieMechanism::mustDecide(const sm::WarpSlot& w, int slot) const {
 
 // Every cycle the skipper looks at the warps that must decide their fetch PC, round robin from
 // `rr`. Only the candidates (DarsieState::cand) are visited, in that order: every other warp has
-// nothing to decide. A parked warp's probe would wait again: it takes its read port and counts
-// its wait without looking the table up.
+// nothing to decide. A parked warp's probe would wait again: it counts its wait without looking
+// the table up (and, waiting for an older instance, takes its read port).
 void DarsieMechanism::beforeFetch(uint64_t cycle) {
   DarsieState& d = d_;
   sm_.now = cycle;
@@ -145,7 +145,11 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
       const uint64_t m = uint64_t{1} << (slot % 64);
       DarsieWarp& dw = d.warps[slot];
       if ((d.parked[wd] & m) && dw.parkEpoch == d.epoch) {
-        if (port(dw.parkPc)) (dw.parkKind == DarsieWarp::Park::LeaderWB ? d.leaderWbWaits : d.lapWaits)++;
+        // A follower waiting for LeaderWB sits in the entry's warps-waiting mask until the
+        // leader's write-back wakes it (Sec. 4.3.2): it takes no read port meanwhile. A warp
+        // waiting for an older instance to leave would probe again.
+        if (dw.parkKind == DarsieWarp::Park::LeaderWB) d.leaderWbWaits++;
+        else if (port(dw.parkPc)) d.lapWaits++;
         continue;
       }
       d.parked[wd] &= ~m;
