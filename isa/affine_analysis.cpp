@@ -10,8 +10,8 @@
 //    other integer op is uniform only with all-uniform operands, else generic (shr is not
 //    affine: the low stride bits are lost).
 //  * Floating point and conversions to or from it: uniform only, never affine (Sec. 4.1).
-//  * Loads (any space) with a uniform or absolute address read one word for the whole warp:
-//    uniform. Atomics return a different old value per lane: generic.
+//  * Loads (any space but local) with a uniform or absolute address read one word for the whole
+//    warp: uniform. A local load reads each lane's own word: generic. Atomics return a different old value per lane: generic.
 //  * Predicates are Uniform or Generic only (setp/pand/... of uniform operands are uniform).
 //  * A guarded write meets the new value with the old destination and with the guard: a
 //    uniform guard writes all lanes or none, any other guard mixes values: generic (Sec. 4.3).
@@ -128,7 +128,9 @@ AffineMarking classifyAffine(const Kernel& k, const Cfg& cfg, const std::optiona
         r = uniformOnly(Shape::meet(s[predSlot(in.a)], s[predSlot(in.b)]));
         break;
       case Format::PredUnary: r = uniformOnly(s[predSlot(in.a)]); break;
-      case Format::Load: r = in.hasBase ? uniformOnly(a) : kU; break;
+      case Format::Load:  // a local load reads each lane's own word, whatever the offset
+        r = in.op == Op::LD_LOCAL ? kG : in.hasBase ? uniformOnly(a) : kU;
+        break;
       default: return kG;  // atomics; no result for stores and control
     }
     if (in.guard != kPredTrue || in.guardNeg) {

@@ -167,6 +167,11 @@ class Assembler {
       Token v = peek();
       k_.sharedBytes = static_cast<uint32_t>(intArg("shared memory bytes", 0, 1 << 20));
       if (k_.sharedBytes % 4) fail(v, ".shared size must be a multiple of 4 bytes");
+    } else if (d.text == ".local") {
+      if (!k_.instrs.empty()) fail(d, ".local must come before the first instruction");
+      Token v = peek();
+      k_.localBytes = static_cast<uint32_t>(intArg("local memory bytes per thread", 0, kMaxLocalBytes));
+      if (k_.localBytes % 4) fail(v, ".local size must be a multiple of 4 bytes");
     } else if (d.text == ".param") {
       Token n = next();
       if (n.kind != Token::Ident || !validName(n.text))
@@ -188,7 +193,7 @@ class Assembler {
       else parseIntOrFail(v, v.text);
       symbols_[n.text] = value + v.text;
     } else {
-      fail(d, "unknown directive '" + d.text + "' (expected .kernel, .regs, .shared, .param or .const)");
+      fail(d, "unknown directive '" + d.text + "' (expected .kernel, .regs, .shared, .local, .param or .const)");
     }
     endOfStatement();
   }
@@ -331,6 +336,17 @@ class Assembler {
 
   void comma() { expect(",", "','"); }
 
+  // ld.local / st.local need the kernel's .local size, declared before; an absolute offset
+  // must lie inside it.
+  void localOperand(const Instr& in, const Token& mnemonic, int col) {
+    if (!isLocal(in.op)) return;
+    if (k_.localBytes == 0)
+      fail(mnemonic, mnemonic.text + " needs a .local size (bytes per thread) declared before the first instruction");
+    if (!in.hasBase && static_cast<uint64_t>(in.off) + 4 > k_.localBytes)
+      fail(col, "local offset " + std::to_string(in.off) + " is outside the " + std::to_string(k_.localBytes) +
+                    " bytes of .local");
+  }
+
   void instruction() {
     if (!kernelSeen_) fail(peek(), "expected .kernel before the first instruction");
     Instr in;
@@ -377,11 +393,13 @@ class Assembler {
         in.d = gpr("the destination"); comma();
         int col = memOperand(in);
         if (in.op == Op::LD_GLOBAL && !in.hasBase) fail(col, "ld.global needs a base register");
+        localOperand(in, m, col);
         break;
       }
       case Format::Store: {
         int col = memOperand(in); comma(); in.b = gpr("the stored value");
         if (in.op == Op::ST_GLOBAL && !in.hasBase) fail(col, "st.global needs a base register");
+        localOperand(in, m, col);
         break;
       }
       case Format::Atomic:

@@ -12,7 +12,8 @@
 namespace simtlm::isa {
 namespace {
 
-constexpr char kMagic[8] = {'S', 'I', 'M', 'T', 'L', 'M', 'K', '1'};
+// K2: K1 plus the .local size after the shared size.
+constexpr char kMagic[8] = {'S', 'I', 'M', 'T', 'L', 'M', 'K', '2'};
 
 void put32(std::string& s, uint32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); }
 void putStr(std::string& s, const std::string& v) { put32(s, static_cast<uint32_t>(v.size())); s += v; }
@@ -67,7 +68,8 @@ std::string nonCanonical(uint64_t w, const Instr& in) {
   const std::string text = disassemble(probe, nullptr);
   Kernel one;
   try {
-    one = assemble(".kernel w\n.regs " + std::to_string(kMaxRegs) + "\nL_0000:\n" + text + "\n", "word");
+    one = assemble(".kernel w\n.regs " + std::to_string(kMaxRegs) + "\n.local " + std::to_string(kMaxLocalBytes) +
+                       "\nL_0000:\n" + text + "\n", "word");
   } catch (const InputError& e) {
     return e.message();
   }
@@ -82,6 +84,7 @@ std::string serializeKernel(const Kernel& k) {
   putStr(s, k.name);
   put32(s, static_cast<uint32_t>(k.numRegs));
   put32(s, k.sharedBytes);
+  put32(s, k.localBytes);
   put32(s, static_cast<uint32_t>(k.params.size()));
   for (const auto& p : k.params) putStr(s, p.name);
   put32(s, static_cast<uint32_t>(k.labels.size()));
@@ -110,6 +113,11 @@ Kernel deserializeKernel(const std::string& bytes, const std::string& fileName) 
   k.sharedBytes = r.u32("the shared memory size");
   if (k.sharedBytes % 4 || k.sharedBytes > (1u << 20))
     r.failAt(at, "shared memory size " + std::to_string(k.sharedBytes) + " is not a multiple of 4 in [0, 1048576]");
+  at = r.pos_;
+  k.localBytes = r.u32("the local memory size");
+  if (k.localBytes % 4 || k.localBytes > kMaxLocalBytes)
+    r.failAt(at, "local memory size " + std::to_string(k.localBytes) + " is not a multiple of 4 in [0, " +
+                     std::to_string(kMaxLocalBytes) + "]");
   uint32_t np = r.u32("the parameter count");
   if (np > 4096) r.fail("parameter count out of range [0, 4096]");
   std::set<std::string> params;
@@ -147,6 +155,9 @@ Kernel deserializeKernel(const std::string& bytes, const std::string& fileName) 
     std::string why = nonCanonical(w, in);
     if (!why.empty())
       r.failAt(at, "the instruction at PC " + hexPc(Kernel::pcOf(i)) + " is not one the assembler writes: " + why);
+    if (isLocal(in.op) && (k.localBytes == 0 || (!in.hasBase && static_cast<uint64_t>(in.off) + 4 > k.localBytes)))
+      r.failAt(at, "the local access at PC " + hexPc(Kernel::pcOf(i)) + " is outside the kernel's " +
+                       std::to_string(k.localBytes) + " bytes of .local");
     k.code.push_back(w);
     k.instrs.push_back(in);
     k.sourceLines.push_back(0);

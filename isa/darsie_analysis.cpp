@@ -33,7 +33,7 @@ bool writesValue(Format f) { return writesGpr(f) || writesPred(f); }
 
 DarsieMarking markRedundancy(const Kernel& k, const Cfg& cfg, const DarsieOptions& opt) {
   SlotState<RC> entry;
-  entry.fill(kDR);  // registers start as zero in every thread
+  entry.fill(kDR);  // registers, and local memory (zeroed per launch), start as zero in every thread
   DarsieMarking m;
   m.instr.assign(k.size(), kV);
 
@@ -53,7 +53,16 @@ DarsieMarking markRedundancy(const Kernel& k, const Cfg& cfg, const DarsieOption
         break;
       case Format::PredBinary: use(predSlot(in.a)); use(predSlot(in.b)); break;
       case Format::PredUnary: use(predSlot(in.a)); break;
-      case Format::Load: if (in.hasBase) use(in.a); break;  // Sec. 4.4: the address decides
+      case Format::Load:  // Sec. 4.2: a load takes the class of its address
+        if (in.hasBase) use(in.a);
+        // A local load reads the thread's own word: redundant where the address is and every
+        // word it may read holds a redundant value (what the stores before it wrote there).
+        if (in.op == Op::LD_LOCAL) {
+          std::vector<int> slots;
+          localSlots(in, slots);
+          for (int slot : slots) use(slot);
+        }
+        break;
       default: return kV;  // stores, atomics, control: never skipped
     }
     // A guarded write keeps the old value in lanes where the guard is false.
@@ -64,9 +73,24 @@ DarsieMarking markRedundancy(const Kernel& k, const Cfg& cfg, const DarsieOption
     return c;
   };
 
+  // st.local: the class of what each lane writes, its address and guard included (a store at
+  // an address or under a guard that differs between warps leaves words that differ).
+  auto storeLocal = [&](size_t i, SlotState<RC>& s) {
+    const Instr& in = k.instrs[i];
+    RC c = RC::meet(s[predSlot(in.guard)], s[in.b]);
+    if (in.hasBase) c = RC::meet(c, s[in.a]);
+    const bool guarded = in.guard != kPredTrue || in.guardNeg;
+    std::vector<int> slots;
+    localSlots(in, slots);
+    // One word named statically is overwritten (strong update) unless guarded; a word that may
+    // or may not be the one written keeps what it held, met with the new value (weak update).
+    const bool strong = !in.hasBase && slots[0] != kOtherLocalSlot && !guarded;
+    for (int slot : slots) s[slot] = strong ? c : RC::meet(s[slot], c);
+  };
   auto transfer = [&](size_t i, SlotState<RC>& s) {
     const Instr& in = k.instrs[i];
     Format f = info(in.op).format;
+    if (in.op == Op::ST_LOCAL) return storeLocal(i, s);
     RC c = valueClass(i, s);
     if (writesGpr(f)) s[in.d] = c;
     if (writesPred(f)) s[predSlot(in.d)] = c;

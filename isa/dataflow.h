@@ -20,15 +20,31 @@
 
 namespace simtlm::isa {
 
-// Slots: r0..r63 then p0..p6 then pt.
-inline constexpr int kNumSlots = kMaxRegs + kNumPreds + 1;
+// Slots: r0..r63, p0..p6, pt, then the thread's local memory (ld.local / st.local): one slot
+// per word of the first kLocalWords words, which an absolute offset ([off]) names statically,
+// and one slot for every other word. An access through a base register may touch any word.
+inline constexpr int kLocalWords = 16;
+inline constexpr int kFirstLocalSlot = kMaxRegs + kNumPreds + 1;
+inline constexpr int kOtherLocalSlot = kFirstLocalSlot + kLocalWords;
+inline constexpr int kNumSlots = kOtherLocalSlot + 1;
 inline constexpr int predSlot(uint8_t p) { return kMaxRegs + p; }
 
-// Registers and predicates an instruction may write (guarded writes included).
+// The local-memory slots a ld.local / st.local may touch.
+inline void localSlots(const Instr& in, std::vector<int>& out) {
+  const uint32_t word = static_cast<uint32_t>(in.off) / 4;
+  if (!in.hasBase) {
+    out.push_back(word < kLocalWords ? kFirstLocalSlot + static_cast<int>(word) : kOtherLocalSlot);
+    return;
+  }
+  for (int s = kFirstLocalSlot; s <= kOtherLocalSlot; ++s) out.push_back(s);
+}
+
+// Registers, predicates and local-memory slots an instruction may write (guarded writes included).
 inline void writtenSlots(const Instr& in, std::vector<int>& out) {
   Format f = info(in.op).format;
   if (writesGpr(f)) out.push_back(in.d);
   if (writesPred(f)) out.push_back(predSlot(in.d));
+  if (in.op == Op::ST_LOCAL) localSlots(in, out);
 }
 
 // The blocks where paths leaving the conditional branch that ends block `b` by different edges

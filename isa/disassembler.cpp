@@ -98,6 +98,7 @@ std::string disassemble(const Kernel& k) {
   std::ostringstream s;
   s << ".kernel " << k.name << "\n.regs " << k.numRegs << "\n";
   if (k.sharedBytes) s << ".shared " << k.sharedBytes << "\n";
+  if (k.localBytes) s << ".local " << k.localBytes << "\n";
   for (const auto& p : k.params) s << ".param " << p.name << "\n";
   std::set<uint32_t> targets;
   for (const auto& in : k.instrs)

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "isa/diagnostics.h"
+#include "isa/local_memory.h"
 #include "isa/semantics.h"
 #include "isa/warp.h"
 
@@ -119,10 +120,22 @@ class BlockRunner {
     const int n = static_cast<int>(W_);
     uint32_t pc = w.pc();
     w.addresses(in, exec, addr_);
-    if (ev) ev->addSource(addr_, 1);
+    if (ev) ev->addSource(addr_, 1);  // local accesses: observers see the offsets the thread uses
+    const uint32_t* addr = addr_;
+    if (isLocal(in.op)) {  // every lane's offset checked before any access, as the timing model
+      for (int l = 0; l < n; ++l) {
+        if (!(exec >> l & 1u)) continue;
+        if (addr_[l] & 3) fault(wi, l, pc, "misaligned 32-bit access", &addr_[l]);
+        if (uint64_t{addr_[l]} + 4 > k_.localBytes)
+          fault(wi, l, pc, "local memory access out of bounds (" + std::to_string(k_.localBytes) + " bytes per thread)",
+                &addr_[l]);
+      }
+      w.localToGlobal(exec, addr_, global_);
+      addr = global_;
+    }
     if (oi.format == Format::Load) {
       for (int l = 0; l < n; ++l)
-        if (exec >> l & 1u) std::memcpy(&data_[l], access(wi, l, pc, space, addr_[l]), 4);
+        if (exec >> l & 1u) std::memcpy(&data_[l], access(wi, l, pc, space, addr[l]), 4);
       w.writeLanes(in.d, data_, exec);
       if (ev) ev->result = w.reg(in.d);
       return;
@@ -130,7 +143,7 @@ class BlockRunner {
     const uint32_t* b = w.reg(in.b);
     if (oi.format == Format::Store) {
       for (int l = 0; l < n; ++l)
-        if (exec >> l & 1u) std::memcpy(access(wi, l, pc, space, addr_[l]), &b[l], 4);
+        if (exec >> l & 1u) std::memcpy(access(wi, l, pc, space, addr[l]), &b[l], 4);
       if (ev) ev->addSource(b, 1);
       return;
     }
@@ -143,7 +156,7 @@ class BlockRunner {
     }
     for (int l = 0; l < n; ++l) {
       if (!(exec >> l & 1u)) continue;
-      uint8_t* p = access(wi, l, pc, space, addr_[l]);
+      uint8_t* p = access(wi, l, pc, space, addr[l]);
       uint32_t old;
       std::memcpy(&old, p, 4);
       uint32_t nw = evalLane(in.op, old, b[l], cas ? c[l] : 0);
@@ -272,7 +285,7 @@ class BlockRunner {
   uint32_t blockLinear_ = 0;
   std::vector<uint8_t> shared_;
   std::vector<WarpSlot> warps_;
-  uint32_t addr_[32] = {}, data_[32] = {};
+  uint32_t addr_[32] = {}, global_[32] = {}, data_[32] = {};
   StepCapture cap_{};
 };
 
@@ -283,8 +296,10 @@ Interpreter::Interpreter(const Kernel& kernel, GlobalMemory& memory)
   reconvergence_ = cfg_.reconvergenceTable();
 }
 
-ExecCounts Interpreter::run(const LaunchConfig& launch, ExecObserver* observer) {
-  launch.validate(kernel_);
+ExecCounts Interpreter::run(const LaunchConfig& given, ExecObserver* observer) {
+  given.validate(kernel_);
+  LaunchConfig launch = given;
+  prepareLocal(mem_, kernel_, launch);  // the launch's local space, as runGrid and the host driver
   ExecCounts& counts = counts_;
   counts = ExecCounts{};
   if (observer) observer->onLaunch(kernel_, launch);

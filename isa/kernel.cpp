@@ -19,6 +19,7 @@ void checkKernel(const Kernel& k) {
     throw ExecError("kernel '" + k.name + "' at PC " + pc + ": " + what);
   };
   if (k.numRegs < 1 || k.numRegs > kMaxRegs) fail(0, "register count outside [1, 64]");
+  if (k.localBytes % 4 || k.localBytes > kMaxLocalBytes) fail(0, "local size outside [0, 524288] or not a multiple of 4");
   for (size_t i = 0; i < k.size(); ++i) {
     const Instr& in = k.instrs[i];
     RegSet regs = usesOf(in) | writesOf(in);
@@ -30,6 +31,10 @@ void checkKernel(const Kernel& k) {
     if (in.op == Op::BRA && (in.imm % 8 || Kernel::indexOf(in.imm) >= k.size()))
       fail(i, "branch target outside the kernel");
     if (in.op == Op::BAR_SYNC && in.imm > 15) fail(i, "barrier id outside [0, 15]");
+    if (isLocal(in.op) && k.localBytes == 0) fail(i, "local access in a kernel without .local");
+    if (isLocal(in.op) && !in.hasBase && static_cast<uint64_t>(in.off) + 4 > k.localBytes)
+      fail(i, "local offset " + std::to_string(in.off) + " outside the kernel's " + std::to_string(k.localBytes) +
+                  " local bytes");
   }
 }
 

@@ -15,6 +15,9 @@ struct ParamDecl {
   uint32_t offset = 0;  // byte offset in the parameter buffer; every parameter is 4 bytes
 };
 
+// Largest .local size per thread (CUDA's limit, 512 KiB).
+inline constexpr uint32_t kMaxLocalBytes = 512 * 1024;
+
 struct Kernel {
   std::string name;
   std::string sourceFile;
@@ -23,6 +26,7 @@ struct Kernel {
   std::vector<int> sourceLines; // source line of each instruction (0 if unknown)
   int numRegs = 0;              // general registers per thread
   uint32_t sharedBytes = 0;     // static shared memory per block
+  uint32_t localBytes = 0;      // local memory per thread (.local; isa/local_memory.h)
   std::vector<ParamDecl> params;
   std::map<uint32_t, std::string> labels;  // PC -> label name
 

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "isa/local_memory.h"
+
 namespace simtlm::isa {
 
 std::string Dim3::str() const {
@@ -22,6 +24,10 @@ void LaunchConfig::validate(const Kernel& kernel) const {
   range("block.y", block.y, 1, 1024);
   range("block.z", block.z, 1, 64);
   range("threads per block", block.count(), 1, 1024);
+  if (localSpaceBytes(kernel, *this) > kMaxLocalSpaceBytes)
+    throw std::invalid_argument("local memory of the launch (" + std::to_string(kernel.localBytes) + " bytes x " +
+                                std::to_string(grid.count() * block.count()) + " threads) is outside [0, " +
+                                std::to_string(kMaxLocalSpaceBytes) + "] bytes");
   if (params.size() != kernel.params.size()) {
     std::string msg = "kernel '" + kernel.name + "' takes " + std::to_string(kernel.params.size()) +
                       " parameters, launch gives " + std::to_string(params.size());

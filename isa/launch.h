@@ -26,6 +26,9 @@ struct LaunchConfig {
   Dim3 grid, block;
   uint32_t warpSize = 32;             // 1..32
   std::vector<uint32_t> params;       // parameter buffer, one word per .param
+  // Global address of the launch's local space (isa/local_memory.h), set by prepareLocal when
+  // the launch runs; 0 for kernels without .local.
+  uint32_t localBase = 0;
   // Run limit: the launch stops with a LimitError after this many warp instructions (a kernel
   // that never ends). Callers that run several launches pass what is left of their budget.
   uint64_t maxWarpInstructions = 2'000'000'000ull;

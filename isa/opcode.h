@@ -63,6 +63,8 @@ inline constexpr std::array<OpInfo, kNumOps> kOpTable = {{
 #undef OP
 }};
 inline const OpInfo& info(Op op) { return kOpTable[static_cast<size_t>(op)]; }
+// ld.local / st.local: the address is an offset in the thread's local space.
+inline bool isLocal(Op op) { return op == Op::LD_LOCAL || op == Op::ST_LOCAL; }
 std::optional<Op> opByName(std::string_view name);
 std::string_view className(OpClass c);
 

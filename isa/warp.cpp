@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "isa/cfg.h"
+#include "isa/local_memory.h"
 #include "isa/semantics.h"
 
 namespace simtlm::isa {
@@ -41,7 +42,8 @@ void WarpContext::resetRows() {
 // A copy owns its registers: rows mapped elsewhere stay mapped, its own rows point at its copy.
 WarpContext::WarpContext(const WarpContext& o)
     : lanes_(o.lanes_), regs_(o.regs_), rows_(o.rows_), preds_(o.preds_), stack_(o.stack_),
-      exited_(o.exited_), liveMask_(o.liveMask_), specials_(o.specials_) {
+      exited_(o.exited_), liveMask_(o.liveMask_), localBase_(o.localBase_), gridThreads_(o.gridThreads_),
+      firstThread_(o.firstThread_), specials_(o.specials_) {
   for (size_t r = 0; r < rows_.size(); ++r)
     if (o.rows_[r] == o.privateReg(static_cast<uint8_t>(r))) rows_[r] = privateReg(static_cast<uint8_t>(r));
 }
@@ -58,6 +60,11 @@ WarpContext::WarpContext(const Kernel& k, const LaunchConfig& l, const std::arra
   uint32_t first = warpInBlock * l.warpSize;
   uint32_t n = std::min(l.warpSize, threads - first);
   liveMask_ = n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
+  // (wraps for grids beyond 2^32 threads, which cannot have a local space: LaunchConfig::validate)
+  localBase_ = l.localBase;
+  gridThreads_ = static_cast<uint32_t>(l.grid.count() * threads);
+  const uint64_t blockLinear = ctaid[0] + uint64_t{l.grid.x} * (ctaid[1] + uint64_t{l.grid.y} * ctaid[2]);
+  firstThread_ = static_cast<uint32_t>(blockLinear * threads + first);
   regs_.assign(static_cast<size_t>(k.numRegs) * lanes_, 0);
   resetRows();
   preds_[kPredTrue] = 0xFFFFFFFFu;
@@ -150,6 +157,12 @@ void WarpContext::addresses(const Instr& in, uint32_t exec, uint32_t* addr) cons
     const uint32_t a = base[l] + off, keep = addr[l];
     addr[l] = exec & kLaneBit[l] ? a : keep;
   }
+}
+
+void WarpContext::localToGlobal(uint32_t exec, const uint32_t* offsets, uint32_t* addr) const {
+  for (int l = 0; l < lanes_; ++l)
+    if (exec >> l & 1u)
+      addr[l] = localAddress(localBase_, gridThreads_, firstThread_ + static_cast<uint32_t>(l), offsets[l]);
 }
 
 void WarpContext::writeLanes(uint8_t d, const uint32_t* values, uint32_t exec) {

@@ -66,6 +66,10 @@ class WarpContext {
   // Memory formats: the byte address of every `exec` lane into `addr` (lanes() words, the
   // others keep their value).
   void addresses(const Instr& in, uint32_t exec, uint32_t* addr) const;
+  // Local accesses: the global addresses (isa/local_memory.h) of the per-thread byte offsets of
+  // the `exec` lanes (multiples of 4 inside .local, as the caller checked) into `addr` (may be
+  // `offsets`). The interpreter and the timing model both translate through this.
+  void localToGlobal(uint32_t exec, const uint32_t* offsets, uint32_t* addr) const;
   // Writes per-lane `values` into rD for the `exec` lanes (load data, atomics' old words).
   // `values` holds lanes() words: all are read (a vector select), only the exec lanes written.
   void writeLanes(uint8_t d, const uint32_t* values, uint32_t exec);
@@ -86,6 +90,7 @@ class WarpContext {
   std::array<uint32_t, kNumPreds + 1> preds_{};  // lane bit masks; pt is all ones
   std::vector<SimtEntry> stack_;
   uint32_t exited_ = 0, liveMask_ = 0;
+  uint32_t localBase_ = 0, gridThreads_ = 0, firstThread_ = 0;  // local space; lane 0's thread in the grid
   std::array<std::array<uint32_t, 32>, kNumSpecials> specials_{};
 };
 

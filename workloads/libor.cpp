@@ -1,7 +1,7 @@
 // LIBOR Monte Carlo, as the GPGPU-sim benchmark LIB (Pathcalc_Portfolio_KernelGPU): one path
 // per thread, 256-thread 1D blocks, N = 80 forward rates, Nmat = 40, 15 swaptions, z = 0.3.
 // lambda comes from a fixed-seed LCG around the original's 0.2; maturities and swap rates are
-// the original's. The per-thread local arrays live in the buffer "local" (kernel comment).
+// the original's. The per-thread arrays L, z, B, S are local memory (.local), as in the original.
 #include <cmath>
 #include <stdexcept>
 
@@ -34,7 +34,6 @@ class Libor : public Workload {
     uint32_t lam = mem.allocate("lambda", kN * 4);
     uint32_t mat = mem.allocate("maturities", kNopt * 4);
     uint32_t swp = mem.allocate("swaprates", kNopt * 4);
-    uint32_t loc = mem.allocate("local", static_cast<uint32_t>((kN + 2 * (kN - kNmat)) * npath_ * 4));
     uint32_t v = mem.allocate("v", static_cast<uint32_t>(npath_ * 4));
     mem.setWords("lambda", inputLambda());
     std::vector<uint32_t> m(kMaturities, kMaturities + kNopt), s(kNopt);
@@ -44,7 +43,7 @@ class Libor : public Workload {
     isa::LaunchConfig l;
     l.grid = {static_cast<uint32_t>(npath_ / kBlock), 1, 1};
     l.block = {kBlock, 1, 1};
-    l.params = {lam, mat, swp, loc, v, static_cast<uint32_t>(npath_)};
+    l.params = {lam, mat, swp, v};
     return l;
   }
 
@@ -79,7 +78,9 @@ class Libor : public Workload {
       float swapval = std::fma(kSwaprates[i], S[m], B[m]) - 1.0f;
       if (swapval < 0.0f) v = std::fma(-100.0f, swapval, v);
     }
-    for (long n = 0; n < kNmat; ++n) v = v / std::fma(kDelta, L[n], 1.0f);
+    b = 1.0f;  // the discount, as the original: b over the first Nmat rates, then v = b * v
+    for (long n = 0; n < kNmat; ++n) b = b / std::fma(kDelta, L[n], 1.0f);
+    v = b * v;
     std::vector<uint32_t> want(npath_, isa::U(v));
     return compareWords("v", mem.words("v"), want);
   }

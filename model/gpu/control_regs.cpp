@@ -75,6 +75,8 @@ uint32_t ControlRegs::read(uint32_t off) const {
     case Reg::SharedBytes: return regs_.sharedBytes;
     case Reg::RegsPerThread: return regs_.regsPerThread;
     case Reg::NumInstrs: return regs_.numInstrs;
+    case Reg::LocalAddr: return regs_.localAddr;
+    case Reg::LocalBytes: return regs_.localBytes;
     case Reg::Status: return status_;
     case Reg::ErrorCode: return error_;
     case Reg::CycleLo: return static_cast<uint32_t>(cycles_);
@@ -98,6 +100,8 @@ void ControlRegs::write(uint32_t off, uint32_t v) {
     case Reg::SharedBytes: regs_.sharedBytes = v; break;
     case Reg::RegsPerThread: regs_.regsPerThread = v; break;
     case Reg::NumInstrs: regs_.numInstrs = v; break;
+    case Reg::LocalAddr: regs_.localAddr = v; break;
+    case Reg::LocalBytes: regs_.localBytes = v; break;
     case Reg::IrqEnable: irqEnable_ = v & 1u; updateIrq(); break;
     case Reg::Status:  // write 1 to clear done / error
       status_ &= ~(v & (kDone | kError));
@@ -147,7 +151,8 @@ bool ControlRegs::launchValid() const {
   }
   return threads <= 1024 && regs_.regsPerThread >= 1 && regs_.regsPerThread <= 64 &&
          regs_.numInstrs >= 1 && (regs_.entry & 7) == 0 && (regs_.paramAddr & 3) == 0 &&
-         regs_.paramWords <= 4096 && (regs_.sharedBytes & 3) == 0;
+         regs_.paramWords <= 4096 && (regs_.sharedBytes & 3) == 0 && (regs_.localAddr & 3) == 0 &&
+         (regs_.localBytes & 3) == 0 && regs_.localBytes <= 512 * 1024;
 }
 
 void ControlRegs::complete(ErrorCode error, uint64_t cycles) {

@@ -35,8 +35,10 @@ enum class Reg : uint32_t {
   CycleLo = 0x40, CycleHi = 0x44,  // RO  cycles of the last (or running) kernel
   IrqEnable = 0x48,     // RW  bit 0: raise `irq` on completion
   Reset = 0x4C,         // WO  write 1: soft reset (abort any kernel, power-on state)
+  LocalAddr = 0x50,     // RW  address of the launch's local space (isa/local_memory.h)
+  LocalBytes = 0x54,    // RW  local memory per thread (0: none)
 };
-inline constexpr uint32_t kRegSpace = 0x50;
+inline constexpr uint32_t kRegSpace = 0x58;
 inline constexpr uint32_t kIdValue = 0x53494D54u;
 
 enum class ErrorCode : uint32_t {
@@ -53,6 +55,7 @@ struct LaunchRegs {
   uint32_t entry = 0;
   std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
   uint32_t paramAddr = 0, paramWords = 0, sharedBytes = 0, regsPerThread = 1, numInstrs = 0;
+  uint32_t localAddr = 0, localBytes = 0;
 };
 
 class ControlRegs : public sc_core::sc_module {

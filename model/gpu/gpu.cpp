@@ -202,11 +202,13 @@ void Gpu::startKernel(const model::LaunchRegs& r) {
   kernel_.name = name_;
   kernel_.numRegs = static_cast<int>(r.regsPerThread);
   kernel_.sharedBytes = r.sharedBytes;
+  kernel_.localBytes = r.localBytes;
   isa::LaunchConfig l;
   l.grid = {r.grid[0], r.grid[1], r.grid[2]};
   l.block = {r.block[0], r.block[1], r.block[2]};
   l.warpSize = static_cast<uint32_t>(cfg_.gpu.warp_size);
   l.params = params_;
+  l.localBase = r.localAddr;
   for (uint32_t i = 0; i < r.numInstrs; ++i) {
     uint64_t w;
     std::memcpy(&w, &code_[i * 8], 8);

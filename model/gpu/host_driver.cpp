@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "isa/local_memory.h"
 #include "model/gpu/control_regs.h"
 
 namespace simtlm::gpu {
@@ -89,6 +90,14 @@ HostResult HostDriver::runJob(const HostJob& job) {
     return result;
   };
   const isa::Kernel& k = *job.kernel;
+  // 0. The launch's local space, in the job's memory as the interpreter places it (so it is
+  // placed and read back with the buffers below).
+  isa::LaunchConfig launch = job.launch;
+  try {
+    isa::prepareLocal(*job.memory, k, launch);
+  } catch (const std::exception& e) {
+    return fail(std::string("cannot allocate local memory: ") + e.what());
+  }
   // 1. Place code, parameters and buffers in memory.
   std::vector<unsigned char> code(k.code.size() * 8);
   std::memcpy(code.data(), k.code.data(), code.size());
@@ -112,7 +121,8 @@ HostResult HostDriver::runJob(const HostJob& job) {
       {Reg::BlockZ, l.block.z}, {Reg::ParamAddr, paramAddr},
       {Reg::ParamWords, static_cast<uint32_t>(params.size())}, {Reg::SharedBytes, k.sharedBytes},
       {Reg::RegsPerThread, static_cast<uint32_t>(k.numRegs)},
-      {Reg::NumInstrs, static_cast<uint32_t>(k.size())}, {Reg::IrqEnable, 1}, {Reg::Launch, 1}};
+      {Reg::NumInstrs, static_cast<uint32_t>(k.size())}, {Reg::LocalAddr, launch.localBase},
+      {Reg::LocalBytes, k.localBytes}, {Reg::IrqEnable, 1}, {Reg::Launch, 1}};
   for (const auto& [reg, value] : writes)
     if (!writeReg(static_cast<uint32_t>(reg), value)) return fail("control register write refused");
   // 3. Wait for the interrupt, read status and cycles, acknowledge.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "isa/cfg.h"
+#include "isa/local_memory.h"
 #include "isa/semantics.h"
 #include "model/sm/grid_engine.h"
 
@@ -88,6 +89,7 @@ GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
   KernelImage image;
   image.kernel = &kernel;
   image.launch = launch;
+  isa::prepareLocal(memory, kernel, image.launch);  // as the interpreter: before the buffers are listed
   image.reconvergence = isa::Cfg(kernel).reconvergenceTable();
   image.checkBuffers = true;  // an access outside every buffer faults as on the interpreter
   for (const auto& r : memory.regions()) image.buffers.emplace_back(r.base, r.end());

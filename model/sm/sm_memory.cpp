@@ -122,6 +122,16 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   const int W = ctx.lanes();
   uint32_t addr[32] = {};  // the lanes not in exec stay 0
   ctx.addresses(in, exec, addr);
+  if (isa::isLocal(in.op)) {  // per-thread offsets, checked as the interpreter does, become global addresses
+    const uint32_t bytes = image_.kernel->localBytes;
+    for (int l = 0; l < W; ++l) {
+      if (!(exec >> l & 1u) || (!(addr[l] & 3) && uint64_t{addr[l]} + 4 <= bytes)) continue;
+      const FaultSite at{-1, l, addr[l]};
+      if (addr[l] & 3) return setFault(slot, "misaligned 32-bit access", at);
+      return setFault(slot, "local memory access out of bounds (" + std::to_string(bytes) + " bytes per thread)", at);
+    }
+    ctx.localToGlobal(exec, addr, addr);
+  }
   // The interpreter's checks, lane by lane in lane order: the first bad lane is the fault, and
   // nothing of the access is performed then. A quick pass over the lanes first; the one that
   // words the fault only when a lane fails.

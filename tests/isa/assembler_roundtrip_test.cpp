@@ -2,6 +2,7 @@
 // instructions), and robustness against mutated input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -41,6 +42,7 @@ void expectRoundTrip(const isa::Kernel& k1, const std::string& what) {
   EXPECT_EQ(k1.name, k2.name);
   EXPECT_EQ(k1.numRegs, k2.numRegs);
   EXPECT_EQ(k1.sharedBytes, k2.sharedBytes);
+  EXPECT_EQ(k1.localBytes, k2.localBytes);
   ASSERT_EQ(k1.params.size(), k2.params.size());
   for (size_t i = 0; i < k1.params.size(); ++i) {
     EXPECT_EQ(k1.params[i].name, k2.params[i].name);
@@ -146,7 +148,7 @@ TEST(AssemblerRoundTrip, HandWrittenEveryFormat) {
 // and hints cycling over all their values.
 std::string everyOpcodeKernel() {
   std::ostringstream s;
-  s << ".kernel every_opcode\n.shared 256\n.param P\nfirst:\n";
+  s << ".kernel every_opcode\n.shared 256\n.local 64\n.param P\nfirst:\n";
   int n = 0;
   auto emit = [&](const std::string& body) {
     static const char* kGuards[] = {"", "@p0 ", "@!p6 ", "@pt ", "@!p3 "};
@@ -240,6 +242,7 @@ isa::Instr randomInstr(std::mt19937& rng, size_t kernelSize) {
       if (r(4) == 0) in.off = r(2) ? isa::kMinOffset : isa::kMaxOffset;
     } else {
       in.off = static_cast<int32_t>(r(isa::kMaxOffset + 1));
+      if (isa::isLocal(in.op)) in.off = std::min(in.off, static_cast<int32_t>(isa::kMaxLocalBytes - 4));
     }
   };
   std::string name(isa::info(in.op).name);
@@ -271,6 +274,7 @@ TEST(AssemblerRoundTrip, RandomInstructions) {
     k.name = "random" + std::to_string(kernel);
     k.numRegs = isa::kMaxRegs;
     k.sharedBytes = 4 * (rng() % 1024);
+    k.localBytes = isa::kMaxLocalBytes;  // any absolute local offset is inside
     for (int p = 0; p < kernel % 5; ++p) k.params.push_back({"P" + std::to_string(p), 4u * p});
     size_t n = 1 + rng() % 200;
     for (size_t i = 0; i < n; ++i) k.instrs.push_back(randomInstr(rng, n));

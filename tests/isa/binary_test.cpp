@@ -99,8 +99,8 @@ std::string binaryError(const Kernel& k) {
 // Found by fuzz/fuzz_binary: names and metadata the assembler never writes were accepted, echoed
 // raw into messages and listings, and disassembled to text that does not assemble.
 TEST(Binary, MetadataTheAssemblerNeverWritesIsRejected) {
-  // Layout of kSource's binary: name at byte 8, registers 16, shared size 20, parameters 24
-  // (IN at 28, OUT at 34), labels 41 (the first at 45).
+  // Layout of kSource's binary: name at byte 8, registers 16, shared size 20, local size 24,
+  // parameters 28 (IN at 32, OUT at 38), labels 45 (the first at 49).
   const Kernel good = assemble(kSource, "copy.s");
   ASSERT_EQ(binaryError(good), "");
   Kernel k = good;
@@ -108,44 +108,47 @@ TEST(Binary, MetadataTheAssemblerNeverWritesIsRejected) {
   EXPECT_EQ(binaryError(k), "k.bin: error: the kernel name is not a name ([A-Za-z_][A-Za-z0-9_]*) (at byte 8)");
   k = good;
   k.params[1].name = "r1";
-  EXPECT_EQ(binaryError(k), "k.bin: error: parameter 2: 'r1' is reserved (at byte 34)");
+  EXPECT_EQ(binaryError(k), "k.bin: error: parameter 2: 'r1' is reserved (at byte 38)");
   k = good;
   k.params[1].name = "IN";
-  EXPECT_EQ(binaryError(k), "k.bin: error: parameter 2: 'IN' is already defined (at byte 34)");
+  EXPECT_EQ(binaryError(k), "k.bin: error: parameter 2: 'IN' is already defined (at byte 38)");
   k = good;
   k.labels[64] = "radix2_\xff";
-  EXPECT_EQ(binaryError(k), "k.bin: error: label 1 is not a name ([A-Za-z_][A-Za-z0-9_]*) (at byte 45)");
+  EXPECT_EQ(binaryError(k), "k.bin: error: label 1 is not a name ([A-Za-z_][A-Za-z0-9_]*) (at byte 49)");
   k = good;
   k.labels[8] = "done";
-  EXPECT_EQ(binaryError(k), "k.bin: error: label 2: 'done' is already defined (at byte 57)");
+  EXPECT_EQ(binaryError(k), "k.bin: error: label 2: 'done' is already defined (at byte 61)");
   k = good;
   k.labels[12] = "odd";
-  EXPECT_EQ(binaryError(k), "k.bin: error: label 1 is at PC 0xc, not an instruction of the kernel (at byte 45)");
+  EXPECT_EQ(binaryError(k), "k.bin: error: label 1 is at PC 0xc, not an instruction of the kernel (at byte 49)");
   k = good;
   k.labels[72] = "end";  // past the last instruction (PC 0x40)
-  EXPECT_EQ(binaryError(k), "k.bin: error: label 2 is at PC 0x48, not an instruction of the kernel (at byte 57)");
+  EXPECT_EQ(binaryError(k), "k.bin: error: label 2 is at PC 0x48, not an instruction of the kernel (at byte 61)");
   k = good;
   k.sharedBytes = 3;
   EXPECT_EQ(binaryError(k), "k.bin: error: shared memory size 3 is not a multiple of 4 in [0, 1048576] (at byte 20)");
+  k = good;
+  k.localBytes = 6;
+  EXPECT_EQ(binaryError(k), "k.bin: error: local memory size 6 is not a multiple of 4 in [0, 524288] (at byte 24)");
 }
 
 // Found by fuzz/fuzz_binary: words the assembler never writes (a rule it enforces bypassed, or
 // bits in fields the format does not use) loaded, and `simtlm disasm` then printed text that
 // does not assemble, or that assembles to another word.
 TEST(Binary, InstructionWordsTheAssemblerNeverWritesAreRejected) {
-  const Kernel good = assemble(kSource, "copy.s");  // code at byte 61, one word per 8 bytes
+  const Kernel good = assemble(kSource, "copy.s");  // code at byte 65, one word per 8 bytes
   Kernel k = good;
   k.instrs[0].guardNeg = true;  // @!pt
   k.reencode();
   EXPECT_EQ(binaryError(k),
             "k.bin: error: the instruction at PC 0x0 is not one the assembler writes: '@!pt' would never "
-            "execute (at byte 61)");
+            "execute (at byte 65)");
   k = good;
   k.instrs[7].d = 5;  // st.global has no destination register
   k.reencode();
   EXPECT_EQ(binaryError(k),
             "k.bin: error: the instruction at PC 0x38 is not one the assembler writes: it reads as "
-            "'st.global.b32 [r3], r2', which assembles to another word (at byte 117)");
+            "'st.global.b32 [r3], r2', which assembles to another word (at byte 121)");
   k = good;
   k.instrs[1].guard = 3;  // @p3 shl.b32 r0, r0, 2: a guard is fine
   k.reencode();

@@ -121,6 +121,7 @@ extern const char* const kFloatImmKernel;         // semantics_interp_test.cpp
 extern const char* const kIntImmKernel;           // semantics_interp_test.cpp
 extern const char* const kPredicateKernel;        // semantics_kernels_test.cpp
 extern const char* const kMemoryKernel;           // semantics_kernels_test.cpp
+extern const char* const kLocalKernel;            // semantics_kernels_test.cpp
 extern const char* const kSpecialKernel;          // semantics_kernels_test.cpp
 extern const char* const kDivergedBarrierKernel;  // semantics_kernels_test.cpp
 extern const char* const kMissedBarrierKernel;    // semantics_kernels_test.cpp
@@ -128,7 +129,8 @@ extern const char* const kAtomicOrderKernel;      // semantics_atomic_test.cpp
 
 inline std::vector<const char*> coverageKernels() {
   return {kFloatImmKernel,    kIntImmKernel,      kPredicateKernel,       kMemoryKernel,
-          kAtomicOrderKernel, kSpecialKernel,     kDivergedBarrierKernel, kMissedBarrierKernel};
+          kAtomicOrderKernel, kSpecialKernel,     kDivergedBarrierKernel, kMissedBarrierKernel,
+          kLocalKernel};
 }
 
 }  // namespace simtlm::test

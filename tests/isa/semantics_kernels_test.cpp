@@ -122,6 +122,36 @@ TEST(SemanticsInterp, MemoryAndBarrier) {
   EXPECT_EQ(r.counts.blocks, 2u);
 }
 
+// Local memory: each thread keeps 2 t at word 0 and t + 9 at word 3 (a based and an absolute
+// offset), reads them back and writes their sum; warps of 8, so 4 warps and 2 blocks interleave.
+const char* const kLocalKernel = R"(
+.kernel loc
+.local 16
+.param OUT
+  s2r r0, %ctaid.x
+  s2r r1, %ntid.x
+  s2r r2, %tid.x
+  mad.lo.u32 r0, r0, r1, r2      // t
+  add.u32 r3, r0, r0
+  mov.b32 r4, 4
+  st.local.b32 [r4-4], r3        // word 0
+  add.u32 r5, r0, 9
+  st.local.b32 [12], r5          // word 3
+  ld.local.b32 r6, [0]
+  ld.local.b32 r7, [r4+8]
+  add.u32 r6, r6, r7
+  shl.b32 r1, r0, 2
+  ld.param.b32 r8, [OUT]
+  add.u32 r8, r8, r1
+  st.global.b32 [r8], r6
+  exit
+)";
+
+TEST(SemanticsInterp, LocalMemoryIsPerThread) {
+  RunResult r = runKernel(kLocalKernel, {{"OUT", std::vector<uint32_t>(32, 0)}}, dim(2), dim(16), 8);
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(r["OUT"][t], 3 * t + 9) << "thread " << t;
+}
+
 // Special registers in a 3D block and 2D grid with a small warp size.
 const char* const kSpecialKernel = R"(
 .kernel specials

@@ -15,9 +15,10 @@ using namespace simtlm;
 namespace {
 
 const workloads::Options kSmall = {{"npath", 256}};
-// Per warp: 16 setup + 400 init + 2 + 40 x 8 (n loop) + 2380 x 19 (i loop) + 493 (bonds)
-// + 246 (swaptions) + 287 (discount and store) = 46978; 8 warps.
-constexpr uint64_t kSmallWarpInstrs = 8 * 46978;
+// Per warp: 11 setup + 80 x 5 (z and L init) + 3 + 40 x 10 (n loop) + 2380 x 19 (i loop)
+// + 4 + 40 x 10 (bonds) + 4 + 15 x 15 (swaptions) + 2 + 40 x 6 + 1 (discount) + 5 (store)
+// = 46915; 8 warps.
+constexpr uint64_t kSmallWarpInstrs = 8 * 46915;
 
 using test::TimedRun;
 

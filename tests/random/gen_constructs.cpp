@@ -18,9 +18,9 @@ struct Option {
 
 void Gen::statement(const Ctx& c, int& budget) {
   enum { Alu, Load, Store, PrivAtom, ContAtom, If, Loop, ULoop, Exit, Exch, Reduce, BarJoin, TwoBar,
-         Reload, CtrlJoin, History };
+         Reload, CtrlJoin, History, Local };
   const bool barriers = c.converged && !exited_;
-  std::vector<Option> opts = {{30, Alu}, {8, Load}, {3, Store}, {4, PrivAtom}, {4, ContAtom}};
+  std::vector<Option> opts = {{30, Alu}, {8, Load}, {3, Store}, {4, PrivAtom}, {4, ContAtom}, {4, Local}};
   if (c.ifDepth < 3) opts.push_back({14, If});
   if (c.loopDepth < kMaxLoopDepth) opts.push_back({6, Loop});
   if (barriers && c.loopDepth < kMaxLoopDepth) opts.push_back({4, ULoop});
@@ -50,6 +50,7 @@ void Gen::statement(const Ctx& c, int& budget) {
     }
     case Load: globalLoad(c); break;
     case Store: globalStore(); break;
+    case Local: localAccess(); break;
     case PrivAtom: privateAtomic(rng.chance(50)); break;
     case ContAtom: contendedAtomic(rng.chance(50)); break;
     case If: {

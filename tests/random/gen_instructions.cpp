@@ -117,6 +117,30 @@ void Gen::globalStore() {
       std::to_string(4 * rng.below(static_cast<uint32_t>(work_.size()))) + "], " + work());
 }
 
+// A local load or store (every kernel declares .local 64: 16 words per thread) at an absolute
+// word, a block-uniform offset, or an offset that differs by thread, warp or data: the DARSIE
+// marking must carry redundancy through the words only where it holds.
+void Gen::localAccess() {
+  const std::string a = r(kTmpA);
+  std::string addr;
+  switch (rng.below(4)) {
+    case 0: addr = "[" + std::to_string(4 * rng.below(16)) + "]"; break;
+    case 1:
+      ins("mov.b32 " + a + ", " + std::to_string(4 * rng.below(16)));
+      addr = "[" + a + "]";
+      break;
+    default: {
+      const std::string from = rng.pick(std::vector<std::string>{r(kTid), r(kWarp), r(kLane), work()});
+      ins("and.b32 " + a + ", " + from + ", 15");
+      ins("shl.b32 " + a + ", " + a + ", 2");
+      addr = "[" + a + "]";
+      break;
+    }
+  }
+  if (rng.chance(50)) ins(guardOf(rng, 20) + "st.local.b32 " + addr + ", " + work());
+  else ins(guardOf(rng, 15) + "ld.local.b32 " + work() + ", " + addr);
+}
+
 namespace {
 const char* const kKinds[8] = {"add.u32", "add.f32", "min.s32", "min.u32", "max.s32", "max.u32", "exch.b32", "cas.b32"};
 }

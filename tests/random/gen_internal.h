@@ -67,6 +67,7 @@ class Gen {
   void randomAlu(const Ctx& c);
   void globalLoad(const Ctx& c);
   void globalStore();
+  void localAccess();
   void privateAtomic(bool shared);
   void contendedAtomic(bool shared);
   void setPredicate(Cond kind, int pred, const Ctx& c);

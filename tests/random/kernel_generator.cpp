@@ -152,6 +152,7 @@ void Gen::prologue() {
   out_ << "// random kernel, seed " << result_.seed << "\n.kernel random_" << result_.seed << "\n";
   if (declareRegs64_) out_ << ".regs 64\n";
   out_ << ".shared " << 4 * (3 * sharedWords_ + kScWords) << "\n";
+  out_ << ".local 64\n";
   out_ << ".param IN\n.param OUT\n.param ATOM\n.param TRIP\n.param SEED\n";
   const std::string a = r(kTmpA), b = r(kTmpB);
   // t = tid.x + ntid.x * (tid.y + ntid.y * tid.z); block = ctaid.x + nctaid.x * (ctaid.y + nctaid.y * ctaid.z)

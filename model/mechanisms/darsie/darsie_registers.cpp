@@ -91,11 +91,14 @@ void DarsieMechanism::written(int slot, const isa::Instr& in) {
 
 // Sec. 4.4: a store of the block clears its load entries; a global atomic or fence clears
 // every global-load entry of the SM. Cleared entries stay until every majority warp has passed
-// them (so that no warp mistakes an instance), but no warp skips them any more.
+// them (so that no warp mistakes an instance), but no warp skips them any more. A local store
+// clears nothing: it writes its own thread's words, which no other warp's load reads, and the
+// compiler pass already took the thread's own stores before a local load into account
+// (docs/darsie.md, "Local memory").
 void DarsieMechanism::clearLoadEntries(int slot, const isa::OpInfo& oi) {
   DarsieState& d = d_;
-  const bool store = oi.cls == isa::OpClass::StoreGlobal || oi.cls == isa::OpClass::StoreShared ||
-                     oi.cls == isa::OpClass::AtomicShared;
+  const bool store = (oi.cls == isa::OpClass::StoreGlobal && oi.op != isa::Op::ST_LOCAL) ||
+                     oi.cls == isa::OpClass::StoreShared || oi.cls == isa::OpClass::AtomicShared;
   const bool global = oi.cls == isa::OpClass::AtomicGlobal || oi.cls == isa::OpClass::Fence;
   // A skip of a cleared (or, ignoring stores, hit) entry is retired differently: the warps of
   // its block are woken, so that front fix-ups look at them again.
