@@ -59,10 +59,28 @@ void checkConfig(const GpuConfig& c) {
   checkCache(c, "instruction cache", "frontend.icache_", c.frontend.icache_size,
              c.frontend.icache_line, c.frontend.icache_assoc);
   if (c.l1.enabled) checkCache(c, "L1", "l1.", c.l1.size, c.l1.line, c.l1.assoc);
-  if (c.l2.enabled) checkCache(c, "L2", "l2.", c.l2.size, c.l2.line, c.l2.assoc);
+  if (c.l2.enabled) {
+    checkCache(c, "L2", "l2.", c.l2.size, c.l2.line, c.l2.assoc);
+    const long long slices = static_cast<long long>(c.dram.channels) * c.l2.sub_partitions;
+    require(c.l2.size % (slices * c.l2.line * c.l2.assoc) == 0,
+            kv(c, "l2.size") + " must be a multiple of dram.channels * l2.sub_partitions * " +
+                "l2.line * l2.assoc = " + std::to_string(slices * c.l2.line * c.l2.assoc) +
+                " (every slice holds whole sets)");
+    require(c.l1.line <= c.l2.line,
+            kv(c, "l1.line") + " must be at most " + kv(c, "l2.line") +
+                " (a line request, store or atomic must stay within one L2 slice)");
+    require(c.dram.interleave % (static_cast<long long>(c.l2.line) * c.l2.sub_partitions) == 0,
+            kv(c, "dram.interleave") + " must be a multiple of l2.line * l2.sub_partitions = " +
+                std::to_string(static_cast<long long>(c.l2.line) * c.l2.sub_partitions) +
+                " (a channel's granule holds a line of each of its slices)");
+  }
   require(c.shared.size % c.shared.bank_width == 0,
           kv(c, "shared.size") + " must be a multiple of " + kv(c, "shared.bank_width"));
   require(isPowerOfTwo(c.dram.interleave), kv(c, "dram.interleave") + " must be a power of two");
+  if (c.dram.scheduler == DramScheduler::Frfcfs)
+    require(isPowerOfTwo(c.dram.banks_per_channel),
+            kv(c, "dram.banks_per_channel") +
+                " must be a power of two with dram.scheduler=frfcfs (banks are address bits)");
 }
 
 nlohmann::json toJson(const GpuConfig& c) {

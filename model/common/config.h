@@ -20,6 +20,8 @@ namespace simtlm::config {
 // Enum parameters: the order of the enumerators is the order of the names in the table.
 enum class SchedPolicy { Gto, Lrr };  // "gto" | "lrr"
 enum class TlmMode { At, Lt };        // "at" | "lt"
+enum class DramScheduler { Fixed, Frfcfs };  // "fixed" | "frfcfs"
+enum class L2WritePolicy { WriteBack, WriteThrough };  // "write-back" | "write-through"
 // How an SM's units are scheduled (docs/timing-model.md); the same cycles and statistics either way.
 enum class SmScheduling { Sequential, Systemc };  // "sequential" | "systemc"
 // Which SM receives a grid's next block (docs/timing-model.md).
@@ -82,12 +84,19 @@ struct GpuConfig {
   } shared;
   struct L2 {
     bool enabled;
-    int size, line, assoc, latency;
+    int size, line, assoc, latency;  // size: whole GPU, split evenly over the slices
+    int sub_partitions;  // slices per DRAM channel: dram.channels x sub_partitions slices
+    int mshrs, mshr_merge, request_queue;  // per slice
+    L2WritePolicy write_policy;
   } l2;
   struct Dram {
     int latency;
-    double bytes_per_cycle;  // whole device, per core cycle
+    double bytes_per_cycle;  // whole device, per core cycle (scheduler = fixed)
     int channels, banks_per_channel, bank_busy_cycles, interleave;
+    DramScheduler scheduler;
+    int queue_depth;  // per channel (frfcfs)
+    double clock_mhz;  // DRAM command clock: the t_* below count its cycles (frfcfs)
+    int t_rcd, t_rp, t_ras, t_cl, t_wl, t_ccd, atom_bytes;
   } dram;
   struct Tlm {
     TlmMode mode;

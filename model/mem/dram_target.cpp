@@ -4,6 +4,7 @@
 #include "model/mem/atomic_extension.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace simtlm::mem {
@@ -31,6 +32,35 @@ DramTarget::DramTarget(sc_module_name name, const DramConfig& config)
       config_.bank_queue_depth == 0 || config_.clock_period == SC_ZERO_TIME)
     SC_REPORT_FATAL(this->name(), "banks, bytes_per_cycle, interleave_bytes, bank_queue_depth "
                                   "and clock_period must be > 0");
+  if (config_.scheduler == DramConfig::Scheduler::FrFcfs) {
+    if (config_.channels == 0 || config_.queue_depth == 0 || config_.atom_bytes == 0 ||
+        (config_.banks & (config_.banks - 1)) || config_.dram_clock_period == SC_ZERO_TIME)
+      SC_REPORT_FATAL(this->name(), "FR-FCFS: channels, queue_depth, atom_bytes and "
+                                    "dram_clock_period must be > 0, banks a power of two");
+    // DRAM command-clock cycles to core cycles, rounded up (tCCD stays fractional: a burst of
+    // several atoms is rounded once, see FrFcfsDram::burstCycles).
+    const double ratio = config_.dram_clock_period / config_.clock_period;
+    const auto core = [ratio](unsigned n) {
+      return static_cast<unsigned>(std::ceil(n * ratio - 1e-9));
+    };
+    DramTimings t;
+    t.channels = config_.channels;
+    t.banks = config_.banks;
+    t.interleave = config_.interleave_bytes;
+    t.queue_depth = config_.queue_depth;
+    t.t_rcd = core(config_.t_rcd);
+    t.t_rp = core(config_.t_rp);
+    t.t_ras = core(config_.t_ras);
+    t.t_cl = core(config_.t_cl);
+    t.t_wl = core(config_.t_wl);
+    t.atom_bytes = config_.atom_bytes;
+    t.burst_per_atom = config_.t_ccd * ratio;
+    t.latency = config_.latency_cycles;
+    frfcfs_ = std::make_unique<FrFcfsDram>(t);
+    SC_METHOD(schedule_method);
+    sensitive << schedule_event_;
+    dont_initialize();
+  }
   bank_free_.assign(config_.banks, 0);
   bank_starts_.resize(config_.banks);
   from_bus.register_nb_transport_fw(this, &DramTarget::nb_transport_fw);
@@ -134,6 +164,17 @@ void DramTarget::begin_request(tlm::tlm_generic_payload& gp) {
   if (perform(gp) != tlm::TLM_OK_RESPONSE) {
     ++stats_.errors;
     logError(gp);
+  } else if (frfcfs_) {
+    (gp.is_read() ? stats_.reads : stats_.writes)++;
+    stats_.bytes += gp.get_data_length();
+    if (!frfcfs_->hasRoom(gp.get_address())) {  // END_REQ when the channel queue has room
+      ++stats_.queue_full_stalls;
+      held_ = &gp;
+      return;
+    }
+    queue(gp);
+    internal_peq_.notify(gp, tlm::END_REQ, until(end_req));
+    return;
   } else {
     const unsigned len = gp.get_data_length();
     (gp.is_read() ? stats_.reads : stats_.writes)++;
@@ -160,6 +201,37 @@ void DramTarget::begin_request(tlm::tlm_generic_payload& gp) {
   }
   internal_peq_.notify(gp, tlm::END_REQ, until(end_req));
   internal_peq_.notify(gp, tlm::BEGIN_RESP, until(respond));
+}
+
+void DramTarget::queue(tlm::tlm_generic_payload& gp) {
+  frfcfs_->push(FrFcfsDram::Request{&gp, gp.get_address(), gp.get_data_length(), gp.is_write()},
+                now_cycle());
+  schedule_event_.notify(SC_ZERO_TIME);
+}
+
+void DramTarget::schedule_method() {
+  const std::uint64_t now = now_cycle();
+  started_.clear();
+  frfcfs_->schedule(now, started_);
+  for (const FrFcfsDram::Started& s : started_) {
+    auto& gp = *static_cast<tlm::tlm_generic_payload*>(s.tag);
+    ++(s.row_hit ? stats_.row_hits : stats_.row_misses);
+    if (s.conflict) ++stats_.row_conflicts;
+    stats_.bank_wait_cycles += s.waited;
+    if (log_.should_log(spdlog::level::trace))
+      log_.trace("cycle {}: {} 0x{:x} ({} B) starts ({}), answered at cycle {}", now, kindOf(gp),
+                 gp.get_address(), gp.get_data_length(),
+                 s.row_hit ? "row hit" : s.conflict ? "row conflict" : "row closed", s.respond);
+    internal_peq_.notify(gp, tlm::BEGIN_RESP, until(s.respond));
+  }
+  if (held_ && frfcfs_->hasRoom(held_->get_address())) {
+    tlm::tlm_generic_payload* gp = held_;
+    held_ = nullptr;
+    queue(*gp);
+    internal_peq_.notify(*gp, tlm::END_REQ, SC_ZERO_TIME);
+  }
+  const std::uint64_t wake = frfcfs_->nextWake();
+  if (wake != UINT64_MAX) schedule_event_.notify(until(std::max(wake, now + 1)));
 }
 
 void DramTarget::internal(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase) {
@@ -196,6 +268,14 @@ void DramTarget::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
   }
   (gp.is_read() ? stats_.reads : stats_.writes)++;
   stats_.bytes += gp.get_data_length();
+  if (frfcfs_) {  // a closed row, no queueing
+    const unsigned open = static_cast<unsigned>(std::ceil(
+        (config_.t_rcd + config_.t_cl) * (config_.dram_clock_period / config_.clock_period) - 1e-9));
+    delay += config_.clock_period *
+             static_cast<double>(config_.latency_cycles + open +
+                                 frfcfs_->burstCycles(gp.get_data_length()));
+    return;
+  }
   delay += config_.clock_period *
            static_cast<double>(config_.latency_cycles + transfer_cycles(gp.get_data_length()));
 }

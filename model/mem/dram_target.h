@@ -18,6 +18,10 @@
 // follow arrival order. Errors: TLM_ADDRESS_ERROR_RESPONSE outside [0, size),
 // TLM_COMMAND_ERROR_RESPONSE for TLM_IGNORE_COMMAND, answered accept_cycles + 1 after arrival.
 // b_transport adds latency + transfer without contention.
+// With scheduler = FrFcfs the bank/bus timing above is replaced by channels of banks with open
+// rows served first-ready first-come-first-served (dram_scheduler.h): END_REQ follows BEGIN_REQ
+// by accept_cycles while the request's channel queue (queue_depth) has room, and is withheld
+// until it has; b_transport then adds latency + tRCD + CL + transfer (a closed row, no queueing).
 // Atomics (a payload carrying an AtomicExtension, see atomic_extension.h) are performed on the
 // store at arrival like any access (so they serialise in arrival order, across all initiators)
 // and timed as a read of their data length; an op outside [0, size) or not 4-byte aligned gives
@@ -27,6 +31,7 @@
 // error responses at info (the requester reports them).
 #pragma once
 
+#include "model/mem/dram_scheduler.h"
 #include "model/mem/sparse_memory.h"
 
 #include <systemc>
@@ -39,11 +44,15 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace simtlm::mem {
 
 struct DramConfig {
+  // Fixed: every access holds its bank bank_busy_cycles (no row buffer); FrFcfs: channels,
+  // banks and open rows (dram_scheduler.h), timed by the t_* fields below.
+  enum class Scheduler { Fixed, FrFcfs };
   std::uint64_t size = std::uint64_t{4} << 30;  // bytes, addresses [0, size)
   sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
   unsigned latency_cycles = 100;    // bank start to first data
@@ -54,6 +63,15 @@ struct DramConfig {
   unsigned bank_queue_depth = 8;    // accepted-but-not-started requests per bank
   unsigned accept_cycles = 1;       // BEGIN_REQ to END_REQ when the bank queue has room
   bool allow_dmi = true;
+  Scheduler scheduler = Scheduler::Fixed;
+  // FrFcfs only. `banks` is then per channel (a power of two); interleave_bytes is the channel
+  // granule. Row timings are in cycles of dram_clock_period (GPGPU-Sim's -gpgpu_dram_timing_opt,
+  // SM6_TITANX's values by default) and converted once to core cycles, rounded up.
+  unsigned channels = 1;
+  unsigned queue_depth = 64;        // requests queued per channel (-gpgpu_frfcfs_dram_sched_queue_size)
+  sc_core::sc_time dram_clock_period = sc_core::sc_time(400, sc_core::SC_PS);  // 2500 MHz
+  unsigned t_rcd = 16, t_rp = 16, t_ras = 37, t_cl = 16, t_wl = 6, t_ccd = 2;
+  unsigned atom_bytes = 32;         // bytes per burst (bus width 4 B x burst length 8)
 };
 
 class DramTarget : public sc_core::sc_module {
@@ -63,11 +81,15 @@ class DramTarget : public sc_core::sc_module {
     std::uint64_t atomics = 0;            // also counted in reads
     std::uint64_t bank_wait_cycles = 0;   // arrival to bank start, summed
     std::uint64_t bus_wait_cycles = 0;    // data ready to bus slot, summed
-    std::uint64_t queue_full_stalls = 0;  // END_REQ delayed by a full bank queue
+    std::uint64_t queue_full_stalls = 0;  // END_REQ delayed by a full bank (channel) queue
+    std::uint64_t row_hits = 0;           // FrFcfs: accesses to the open row
+    std::uint64_t row_misses = 0;         // FrFcfs: accesses that activated a row
+    std::uint64_t row_conflicts = 0;      // FrFcfs: ... after precharging another open row
   };
 
   tlm_utils::simple_target_socket<DramTarget> from_bus;
 
+  SC_HAS_PROCESS(DramTarget);
   DramTarget(sc_core::sc_module_name name, const DramConfig& config);
   explicit DramTarget(sc_core::sc_module_name name) : DramTarget(name, DramConfig{}) {}
 
@@ -96,6 +118,8 @@ class DramTarget : public sc_core::sc_module {
   std::uint64_t transfer_cycles(unsigned length) const;
   std::uint64_t reserve_bus(std::uint64_t ready, std::uint64_t length);
   void logError(const tlm::tlm_generic_payload& gp) const;
+  void queue(tlm::tlm_generic_payload& gp);  // FrFcfs: into its channel queue
+  void schedule_method();                    // FrFcfs: starts what the banks allow now
 
   DramConfig config_;
   SparseMemory store_;
@@ -106,6 +130,10 @@ class DramTarget : public sc_core::sc_module {
   std::vector<std::uint64_t> bank_free_;               // first cycle each bank is free
   std::vector<std::deque<std::uint64_t>> bank_starts_; // start cycles of queued requests
   std::map<std::uint64_t, std::uint64_t> bus_;         // reserved data-bus slots [start, end)
+  std::unique_ptr<FrFcfsDram> frfcfs_;                 // FrFcfs: the channels' timing
+  tlm::tlm_generic_payload* held_ = nullptr;           // FrFcfs: waiting for queue room
+  std::vector<FrFcfsDram::Started> started_;           // scratch
+  sc_core::sc_event schedule_event_;
   Stats stats_;
   spdlog::logger& log_;
 };

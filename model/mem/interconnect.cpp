@@ -1,5 +1,6 @@
 #include "model/mem/interconnect.h"
 
+#include <algorithm>
 #include <string>
 
 namespace simtlm::mem {
@@ -30,6 +31,17 @@ void Interconnect::map(unsigned target, std::uint64_t base, std::uint64_t size, 
   ranges_.push_back({base, size, target, translate});
 }
 
+void Interconnect::mapInterleaved(std::uint64_t base, std::uint64_t size,
+                                  std::vector<unsigned> targets, std::uint64_t granule,
+                                  Selector select) {
+  if (targets.empty() || !select || granule == 0)
+    SC_REPORT_FATAL(name(), "mapInterleaved: no targets, no selector or granule 0");
+  map(targets[0], base, size, false);
+  ranges_.back().targets = std::move(targets);
+  ranges_.back().select = std::move(select);
+  ranges_.back().granule = granule;
+}
+
 const Interconnect::Range* Interconnect::decode(std::uint64_t address) const {
   for (const Range& r : ranges_)
     if (address >= r.base && address - r.base < r.size) return &r;
@@ -39,9 +51,10 @@ const Interconnect::Range* Interconnect::decode(std::uint64_t address) const {
 void Interconnect::end_of_elaboration() {
   const unsigned targets = to_targets.size(), initiators = from_initiators.size();
   for (const Range& r : ranges_)
-    if (r.target >= targets)
-      SC_REPORT_FATAL(name(), ("range mapped to target " + std::to_string(r.target) +
-                               " but only " + std::to_string(targets) + " bound").c_str());
+    for (unsigned t : r.targets.empty() ? std::vector<unsigned>{r.target} : r.targets)
+      if (t >= targets)
+        SC_REPORT_FATAL(name(), ("range mapped to target " + std::to_string(t) + " but only " +
+                                 std::to_string(targets) + " bound").c_str());
   request_queue_.resize(targets);
   request_open_.assign(targets, nullptr);
   initiator_request_open_.assign(initiators, false);
@@ -69,8 +82,8 @@ tlm::tlm_sync_enum Interconnect::nb_transport_fw(int id, gp_t& gp, tlm::tlm_phas
     initiator_request_open_[id] = true;
     gp.acquire();
     const std::uint64_t a = gp.get_address();
-    routes_[&gp] = Route{static_cast<unsigned>(id), r->target, a, r->translate ? a - r->base : a,
-                         true};
+    routes_[&gp] = Route{static_cast<unsigned>(id), r->targetOf(a), a,
+                         r->translate ? a - r->base : a, true};
     fw_peq_.notify(gp, phase, delay + config_.request_delay);
     return tlm::TLM_ACCEPTED;
   }
@@ -183,7 +196,7 @@ void Interconnect::b_transport(int, gp_t& gp, sc_time& delay) {
   const std::uint64_t a = gp.get_address();
   if (r->translate) gp.set_address(a - r->base);
   delay += config_.request_delay;
-  to_targets[r->target]->b_transport(gp, delay);
+  to_targets[r->targetOf(a)]->b_transport(gp, delay);
   delay += config_.response_delay;
   gp.set_address(a);
 }
@@ -193,15 +206,40 @@ unsigned Interconnect::transport_dbg(int, gp_t& gp) {
   if (!r) return 0;
   ++stats_.debug;
   const std::uint64_t a = gp.get_address();
+  if (!r->targets.empty()) return interleaved_dbg(*r, gp);
   if (r->translate) gp.set_address(a - r->base);
   const unsigned n = to_targets[r->target]->transport_dbg(gp);
   gp.set_address(a);
   return n;
 }
 
+unsigned Interconnect::interleaved_dbg(const Range& r, gp_t& gp) {
+  // One piece per granule, each to its own target; the payload is restored afterwards.
+  const std::uint64_t a = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  unsigned char* data = gp.get_data_ptr();
+  unsigned done = 0;
+  while (done < len) {
+    const std::uint64_t at = a + done;
+    const std::uint64_t end = std::min<std::uint64_t>(a + len, (at / r.granule + 1) * r.granule);
+    if (at - r.base >= r.size) break;  // past the range: the rest is not moved
+    const unsigned n = static_cast<unsigned>(end - at);
+    gp.set_address(at);
+    gp.set_data_ptr(data + done);
+    gp.set_data_length(n);
+    const unsigned moved = to_targets[r.targetOf(at)]->transport_dbg(gp);
+    done += moved;
+    if (moved < n) break;
+  }
+  gp.set_address(a);
+  gp.set_data_ptr(data);
+  gp.set_data_length(len);
+  return done;
+}
+
 bool Interconnect::get_direct_mem_ptr(int, gp_t& gp, tlm::tlm_dmi& dmi) {
   const Range* r = decode(gp.get_address());
-  if (!r) return false;
+  if (!r || !r->targets.empty()) return false;
   const std::uint64_t a = gp.get_address(), shift = r->translate ? r->base : 0;
   gp.set_address(a - shift);
   const bool ok = to_targets[r->target]->get_direct_mem_ptr(gp, dmi);
@@ -222,7 +260,7 @@ bool Interconnect::get_direct_mem_ptr(int, gp_t& gp, tlm::tlm_dmi& dmi) {
 
 void Interconnect::invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end) {
   for (const Range& r : ranges_) {
-    if (r.target != static_cast<unsigned>(id)) continue;
+    if (r.target != static_cast<unsigned>(id) && r.targets.empty()) continue;
     const std::uint64_t shift = r.translate ? r.base : 0, last = r.base + (r.size - 1);
     std::uint64_t s = start + shift, e = end + shift;
     if (end + shift < end) e = last;  // overflow: whole range

@@ -12,6 +12,11 @@
 // at a time, waiting for END_RESP. request_delay / response_delay are added on the way.
 // b_transport, transport_dbg and get_direct_mem_ptr are forwarded (with the delays for
 // b_transport); invalidate_direct_mem_ptr is broadcast to all initiators.
+//
+// mapInterleaved(base, size, targets, granule, select): the range is spread over several targets
+// (the slices of an L2) by address, untranslated: an access goes to targets[select(address)],
+// chosen by its first byte (initiators keep timed accesses within one granule); transport_dbg is
+// split at granule boundaries and each piece goes to its own target; DMI is refused.
 #pragma once
 
 #include <systemc>
@@ -22,6 +27,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -34,10 +40,17 @@ struct InterconnectConfig {
 
 class Interconnect : public sc_core::sc_module {
  public:
+  using Selector = std::function<unsigned(std::uint64_t)>;
   struct Range {
     std::uint64_t base, size;
     unsigned target;
     bool translate;
+    std::vector<unsigned> targets;  // interleaved: the targets select() indexes
+    Selector select;
+    std::uint64_t granule = 0;      // interleaved: no target changes within an aligned granule
+    unsigned targetOf(std::uint64_t address) const {
+      return targets.empty() ? target : targets[select(address)];
+    }
   };
   struct Stats {
     std::uint64_t requests = 0, unmapped = 0, debug = 0, blocking = 0;
@@ -51,6 +64,8 @@ class Interconnect : public sc_core::sc_module {
 
   // Overlapping ranges and size 0 are errors; target indices are checked at end of elaboration.
   void map(unsigned target, std::uint64_t base, std::uint64_t size, bool translate = true);
+  void mapInterleaved(std::uint64_t base, std::uint64_t size, std::vector<unsigned> targets,
+                      std::uint64_t granule, Selector select);
   const Range* decode(std::uint64_t address) const;
   const Stats& stats() const { return stats_; }
 
@@ -68,6 +83,7 @@ class Interconnect : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_bw(int id, gp_t& gp, tlm::tlm_phase& phase, sc_core::sc_time& d);
   void b_transport(int id, gp_t& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, gp_t& gp);
+  unsigned interleaved_dbg(const Range& r, gp_t& gp);
   bool get_direct_mem_ptr(int id, gp_t& gp, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end);
   void from_initiator(gp_t& gp, const tlm::tlm_phase& phase);  // BEGIN_REQ, END_RESP

@@ -35,8 +35,17 @@ void L2Config::validate() const {
           std::to_string(hit_latency));
   require(clock_period > SC_ZERO_TIME, "clock_period", "> 0", clock_period.to_string());
   require(mshrs >= 1 && mshrs <= 65536, "mshrs", "in [1, 65536]", std::to_string(mshrs));
-  require(write_policy == WritePolicy::WriteThroughNoAllocate, "write_policy",
-          "WriteThroughNoAllocate (the only policy)",
+  require(mshr_merge <= 65536, "mshr_merge", "in [0, 65536]", std::to_string(mshr_merge));
+  require(request_queue <= 4096, "request_queue", "in [0, 4096]", std::to_string(request_queue));
+  require(slice_channels >= 1 && slice_sub_partitions >= 1, "slice_channels",
+          "and slice_sub_partitions >= 1",
+          std::to_string(slice_channels) + ", " + std::to_string(slice_sub_partitions));
+  const unsigned granule = slice_interleave ? slice_interleave : line;
+  require(granule % (std::uint64_t{line} * slice_sub_partitions) == 0, "slice_interleave",
+          "a multiple of line * slice_sub_partitions", std::to_string(slice_interleave));
+  require(write_policy == WritePolicy::WriteThroughNoAllocate ||
+              write_policy == WritePolicy::WriteBackAllocate,
+          "write_policy", "WriteThroughNoAllocate or WriteBackAllocate",
           std::to_string(static_cast<int>(write_policy)));
 }
 
@@ -57,6 +66,8 @@ L2Cache::L2Cache(sc_module_name name, const L2Config& config)
   from_bus.register_get_direct_mem_ptr(this, &L2Cache::get_direct_mem_ptr);
   ways_.resize(std::size_t{sets_} * config_.assoc);
   data_.assign(ways_.size() * config_.line, 0);
+  words_ = (config_.line + 63) / 64;
+  if (wb()) masks_.assign(ways_.size() * 2 * words_, 0);
   mshrs_.resize(config_.mshrs);
   for (unsigned i = config_.mshrs; i-- > 0;) free_.push_back(i);
   SC_METHOD(end_req_method);
@@ -64,6 +75,9 @@ L2Cache::L2Cache(sc_module_name name, const L2Config& config)
   dont_initialize();
   SC_METHOD(retry_method);
   sensitive << mshr_freed_;
+  dont_initialize();
+  SC_METHOD(drain_method);
+  sensitive << drain_event_;
   dont_initialize();
   SC_METHOD(issue_method);
   sensitive << issue_event_;
@@ -80,7 +94,18 @@ void L2Cache::registerStats(stats::Group g) {
   g.add("bypasses", stats_.bypasses, "requests",
         "reads with byte enables or crossing a line, passed to memory uncached");
   g.add("evictions", stats_.evictions, "lines", "valid lines replaced by a fill");
-  g.add("mshr_stalls", stats_.mshr_stalls, "requests", "requests that waited for a free MSHR");
+  g.add("mshr_stalls", stats_.mshr_stalls, "requests",
+        "requests that waited for a free MSHR or a merge slot");
+  g.add("queue_full", stats_.queue_full, "requests",
+        "requests whose END_REQ waited for room in the request queue");
+  if (wb()) {
+    g.add("write_hits", stats_.write_hits, "requests", "writes to a line held or being filled");
+    g.add("write_misses", stats_.write_misses, "requests",
+          "writes that allocated a line without fetching it");
+    g.add("writebacks", stats_.writebacks, "lines", "dirty lines written back to memory");
+    g.add("partial_fills", stats_.partial_fills, "lines",
+          "fills merged under bytes written before the fill");
+  }
   g.add("errors", stats_.errors, "requests", "responses with an error status");
   g.add("bytes_from_memory", stats_.bytes_from_memory, "bytes",
         "data received from memory (line fills, bypassed reads, atomics)");
@@ -97,8 +122,18 @@ sc_time L2Cache::until(std::uint64_t cycle) const {
   return config_.clock_period * static_cast<double>(cycle) - sc_time_stamp();
 }
 
+unsigned L2Cache::setOf(std::uint64_t line) const {
+  if (config_.slice_channels == 1 && config_.slice_sub_partitions == 1)
+    return static_cast<unsigned>((line / config_.line) % sets_);
+  const std::uint64_t g = config_.slice_interleave ? config_.slice_interleave : config_.line;
+  const std::uint64_t per = g / config_.line / config_.slice_sub_partitions;
+  const std::uint64_t local =
+      line / g / config_.slice_channels * per + line % g / config_.line / config_.slice_sub_partitions;
+  return static_cast<unsigned>(local % sets_);
+}
+
 int L2Cache::find(std::uint64_t line) const {
-  const unsigned set = static_cast<unsigned>((line / config_.line) % sets_);
+  const unsigned set = setOf(line);
   for (unsigned w = 0; w < config_.assoc; ++w) {
     const unsigned i = set * config_.assoc + w;
     if (ways_[i].valid && ways_[i].line == line) return static_cast<int>(i);
@@ -185,40 +220,46 @@ L2Cache::Outcome L2Cache::handle(Job& job) {
   const unsigned len = gp.get_data_length();
   if (const tlm::tlm_response_status s = check(gp); s != tlm::TLM_OK_RESPONSE) {
     gp.set_response_status(s);
-    ++stats_.errors;
+    bump(&Stats::errors);
     return Outcome{Outcome::Respond, a + 1};
   }
+  if (wb()) return handleWb(job, a, release);
   if (const AtomicExtension* ext = gp.get_extension<AtomicExtension>()) {
-    ++stats_.atomics;
+    bump(&Stats::atomics);
     for (unsigned i = 0; i < ext->ops.count; ++i) invalidateLine(lineOf(addr + ext->ops[i].offset));
     enqueue(Outgoing{Outgoing::Atomic, release, job, 0});
     return Outcome{Outcome::Pending, 0};
   }
   if (gp.is_write()) {
-    ++stats_.writes;
+    bump(&Stats::writes);
     writeLines(gp);
     enqueue(Outgoing{Outgoing::Write, release, job, 0});
     return Outcome{Outcome::Pending, 0};
   }
   const std::uint64_t line = lineOf(addr);
   if (gp.get_byte_enable_ptr() || lineOf(addr + len - 1) != line) {
-    ++stats_.reads;
-    ++stats_.bypasses;
+    bump(&Stats::reads);
+    bump(&Stats::bypasses);
     enqueue(Outgoing{Outgoing::Bypass, release, job, 0});
     return Outcome{Outcome::Pending, 0};
   }
   if (const int w = find(line); w >= 0) {
-    ++stats_.reads;
-    ++stats_.hits;
+    bump(&Stats::reads);
+    bump(&Stats::hits);
     ways_[w].lru = ++clock_;
     std::memcpy(gp.get_data_ptr(), &data_[std::size_t(w) * config_.line + (addr - line)], len);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return Outcome{Outcome::Respond, release};
   }
   if (auto it = open_.find(line); it != open_.end()) {
-    ++stats_.reads;
-    ++stats_.misses;
-    ++stats_.merged;
+    if (config_.mshr_merge && mshrs_[it->second].waiters.size() >= config_.mshr_merge) {
+      if (!job.stalled) bump(&Stats::mshr_stalls);
+      job.stalled = true;
+      return Outcome{Outcome::Blocked, 0};
+    }
+    bump(&Stats::reads);
+    bump(&Stats::misses);
+    bump(&Stats::merged);
     mshrs_[it->second].waiters.push_back(job);
     if (log_.should_log(spdlog::level::trace))
       log_.trace("cycle {}: read miss 0x{:x} ({} B), merged into MSHR {} (line 0x{:x})", a, addr, len,
@@ -226,12 +267,12 @@ L2Cache::Outcome L2Cache::handle(Job& job) {
     return Outcome{Outcome::Pending, 0};
   }
   if (free_.empty()) {
-    if (!job.stalled) ++stats_.mshr_stalls;
+    if (!job.stalled) bump(&Stats::mshr_stalls);
     job.stalled = true;
     return Outcome{Outcome::Blocked, 0};
   }
-  ++stats_.reads;
-  ++stats_.misses;
+  bump(&Stats::reads);
+  bump(&Stats::misses);
   const unsigned m = free_.back();
   free_.pop_back();
   mshrs_[m].line = line;
@@ -260,7 +301,24 @@ void L2Cache::issue_method() {
 void L2Cache::issue(const Outgoing& o) {
   if (o.kind == Outgoing::Fill) {
     const unsigned m = o.mshr;
-    port_.read(mshrs_[m].line, config_.line, [this, m](const MemResult& r) { fill(m, r); });
+    port_.read(mshrs_[m].line, config_.line, [this, m](const MemResult& r) {
+      if (wb()) fillWb(m, r);
+      else fill(m, r);
+    });
+    return;
+  }
+  if (o.kind == Outgoing::WriteBack) {  // the buffer lives until memory acknowledges
+    const std::shared_ptr<Victim> v = o.victim;
+    port_.write(
+        v->line, v->data.data(), config_.line,
+        [this, v](const MemResult& r) {
+          if (r.ok()) bump(&Stats::bytes_to_memory, r.size);
+          else bump(&Stats::errors);  // nobody waits for a write-back: counted, and logged
+          if (!r.ok())
+            log_.info("write-back of line 0x{:x} answered {}", v->line, static_cast<int>(r.status));
+        },
+        v->enable.empty() ? nullptr : v->enable.data(),
+        static_cast<unsigned>(v->enable.size()));
     return;
   }
   const Job job = o.job;
@@ -275,7 +333,7 @@ void L2Cache::issue(const Outgoing& o) {
             gp_t& g = *job.gp;
             const unsigned char* be = g.get_byte_enable_ptr();
             if (r.ok()) {
-              stats_.bytes_from_memory += r.size;
+              bump(&Stats::bytes_from_memory, r.size);
               for (unsigned i = 0; i < r.size; ++i)
                 if (!be || be[i % g.get_byte_enable_length()] != TLM_BYTE_DISABLED)
                   g.get_data_ptr()[i] = r.data[i];
@@ -290,7 +348,7 @@ void L2Cache::issue(const Outgoing& o) {
           addr, gp.get_data_ptr(), len,
           [this, job](const MemResult& r) {
             gp_t& g = *job.gp;
-            if (r.ok()) stats_.bytes_to_memory += r.size;
+            if (r.ok()) bump(&Stats::bytes_to_memory, r.size);
             else invalidateRange(g.get_address(), g.get_data_length());  // memory refused it
             g.set_response_status(r.status);
             complete(job);
@@ -302,7 +360,7 @@ void L2Cache::issue(const Outgoing& o) {
       port_.atomic(addr, ext->op, ext->ops, [this, job](const MemResult& r) {
         gp_t& g = *job.gp;
         if (r.ok()) {
-          stats_.bytes_from_memory += r.size;
+          bump(&Stats::bytes_from_memory, r.size);
           std::memcpy(g.get_data_ptr(), r.data, std::min<unsigned>(r.size, g.get_data_length()));
         }
         g.set_response_status(r.status);
@@ -311,6 +369,7 @@ void L2Cache::issue(const Outgoing& o) {
       break;
     }
     case Outgoing::Fill:
+    case Outgoing::WriteBack:
       break;
   }
 }
@@ -320,11 +379,11 @@ void L2Cache::fill(unsigned m, const MemResult& r) {
   const std::uint64_t line = mshr.line;
   std::vector<Job> waiters;
   waiters.swap(mshr.waiters);
-  if (r.ok()) stats_.bytes_from_memory += r.size;
+  if (r.ok()) bump(&Stats::bytes_from_memory, r.size);
   if (!mshr.stale) {
     open_.erase(line);
     if (r.ok()) {  // install: the first invalid way of the set, else the least recently used
-      const unsigned set = static_cast<unsigned>((line / config_.line) % sets_);
+      const unsigned set = setOf(line);
       int i = -1;
       for (unsigned w = 0; w < config_.assoc; ++w) {
         const int j = static_cast<int>(set * config_.assoc + w);
@@ -334,7 +393,7 @@ void L2Cache::fill(unsigned m, const MemResult& r) {
         }
         if (i < 0 || ways_[j].lru < ways_[i].lru) i = j;
       }
-      if (ways_[i].valid) ++stats_.evictions;
+      if (ways_[i].valid) bump(&Stats::evictions);
       ways_[i] = Way{line, ++clock_, true};
       std::memcpy(&data_[std::size_t(i) * config_.line], r.data, config_.line);
     }
@@ -350,7 +409,7 @@ void L2Cache::fill(unsigned m, const MemResult& r) {
 }
 
 void L2Cache::complete(const Job& job) {
-  if (job.gp->get_response_status() != tlm::TLM_OK_RESPONSE) ++stats_.errors;
+  if (job.gp->get_response_status() != tlm::TLM_OK_RESPONSE) bump(&Stats::errors);
   if (job.done) {
     job.done->notify();  // the b_transport caller resumes
     return;
@@ -378,6 +437,17 @@ tlm::tlm_sync_enum L2Cache::nb_transport_fw(gp_t& gp, tlm::tlm_phase& phase, sc_
 void L2Cache::incoming(gp_t& gp, const tlm::tlm_phase& phase) {
   if (phase == tlm::BEGIN_REQ) {
     if (request_open_) SC_REPORT_FATAL(name(), "BEGIN_REQ before END_REQ of the previous request");
+    if (config_.request_queue) {
+      queue_.push_back(Job{&gp, nullptr, false});
+      if (queue_.size() <= config_.request_queue) {
+        end_req_now(gp);
+      } else {
+        bump(&Stats::queue_full);
+        request_open_ = &gp;  // END_REQ when a lookup makes room
+      }
+      drain_event_.notify(until(std::max(now_cycle(), next_drain_)));
+      return;
+    }
     request_open_ = &gp;
     Job job{&gp, nullptr, false};
     const Outcome o = handle(job);
@@ -414,7 +484,38 @@ void L2Cache::end_req_method() {
   from_bus->nb_transport_bw(*gp, phase, delay);  // the initiator answers TLM_ACCEPTED
 }
 
+void L2Cache::end_req_now(gp_t& gp) {
+  tlm::tlm_phase phase = tlm::END_REQ;
+  sc_time delay = SC_ZERO_TIME;
+  from_bus->nb_transport_bw(gp, phase, delay);  // the initiator answers TLM_ACCEPTED
+}
+
+void L2Cache::drain_method() {
+  const std::uint64_t now = now_cycle();
+  if (queue_.empty()) return;
+  if (now < next_drain_) {  // one lookup per cycle
+    drain_event_.notify(until(next_drain_));
+    return;
+  }
+  Job& job = queue_.front();
+  const Outcome o = handle(job);
+  if (o.kind == Outcome::Blocked) return;  // mshr_freed_ wakes us (retry_method)
+  if (o.kind == Outcome::Respond) resp_peq_.notify(*job.gp, tlm::BEGIN_RESP, until(o.at));
+  queue_.pop_front();
+  next_drain_ = now + 1;
+  if (request_open_ && queue_.size() <= config_.request_queue) {  // room for the held request
+    gp_t* gp = request_open_;
+    request_open_ = nullptr;
+    end_req_now(*gp);
+  }
+  if (!queue_.empty()) drain_event_.notify(until(next_drain_));
+}
+
 void L2Cache::retry_method() {
+  if (config_.request_queue) {
+    drain_event_.notify(until(std::max(now_cycle(), next_drain_)));
+    return;
+  }
   if (!blocked_) return;
   Job job = *blocked_;
   const Outcome o = handle(job);
@@ -463,6 +564,10 @@ void L2Cache::b_transport(gp_t& gp, sc_time& delay) {
 
 unsigned L2Cache::transport_dbg(gp_t& gp) {
   const unsigned n = to_memory->transport_dbg(gp);
+  if (wb()) {
+    if (n == gp.get_data_length()) debugWb(gp);
+    return n;
+  }
   // Keep coherent with debug writes (program loading, test set-up): drop the touched lines and
   // mark fills in flight stale, so the next timed read fetches the new bytes.
   if (gp.is_write()) invalidateRange(gp.get_address(), gp.get_data_length());

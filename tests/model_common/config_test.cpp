@@ -56,7 +56,7 @@ TEST(Config, TableKeysAreUniqueAndDescribed) {
     GpuConfig c;
     EXPECT_EQ(p.format(c), p.defaultText) << p.key;  // the default round-trips
   }
-  EXPECT_EQ(params().size(), 64u + simtlm::isa::kNumOpClasses);
+  EXPECT_EQ(params().size(), 79u + simtlm::isa::kNumOpClasses);
   EXPECT_NE(findParam("exec.latency.load_shared"), nullptr);
   EXPECT_NE(findParam("sm.scheduling"), nullptr);
 }
@@ -164,9 +164,15 @@ TEST(Config, CrossFieldChecksNameTheParametersAndWhereTheyCameFrom) {
   EXPECT_EQ(resolveError({"sm.num_warps=62"}),
             "sm.num_warps = 62 must be a multiple of issue.schedulers = 4 (warps are partitioned "
             "statically among the schedulers) [sm.num_warps from --set]");
-  EXPECT_EQ(resolveError({"l1.size=1000"}),
+  EXPECT_EQ(resolveError({"l1.enabled=true", "l1.size=1000"}),
             "l1.size = 1000 must be a multiple of l1.line * l1.assoc = 12288 (whole L1 sets) "
             "[l1.size from --set]");
+  EXPECT_EQ(resolveError({"l2.size=2M"}),
+            "l2.size = 2097152 must be a multiple of dram.channels * l2.sub_partitions * l2.line * "
+            "l2.assoc = 45056 (every slice holds whole sets) [l2.size from --set]");
+  EXPECT_EQ(resolveError({"dram.banks_per_channel=12"}),
+            "dram.banks_per_channel = 12 must be a power of two with dram.scheduler=frfcfs (banks "
+            "are address bits) [dram.banks_per_channel from --set]");
   EXPECT_EQ(resolveError({"l1.enabled=false", "l1.size=1000"}), "");  // a disabled L1 is not checked
   EXPECT_EQ(resolveError({"l2.line=96"}), "l2.line = 96 must be a power of two [l2.line from --set]");
   EXPECT_EQ(resolveError({"exec.simd_width=12"}),

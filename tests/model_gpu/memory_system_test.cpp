@@ -206,6 +206,9 @@ TEST(GpuMemory, AnL1MissCostsTheL1LatencyOnTopOfMemory) {
     r->cfg = twoSms();
     r->cfg.gpu.num_sms = 1;
     r->cfg.l1.enabled = l1;
+    // Open rows would make DRAM's time depend on what the instruction fetches left open: the
+    // fixed-latency DRAM keeps the difference the L1's alone.
+    r->cfg.dram.scheduler = config::DramScheduler::Fixed;
     r->kernel = &k;
     r->launch.block = {32, 1, 1};
     r->launch.params = {r->memory.allocate("a", 128)};
@@ -252,6 +255,7 @@ TEST(GpuMemory, L1IsInvalidatedAtEveryLaunch) {
     mem[j].setWords("in", words);
   }
   config::GpuConfig cfg = twoSms();
+  cfg.l1.enabled = true;
   stats::Registry stats;
   int next = 0;
   gpu::Platform top("top", cfg, stats, [&](gpu::HostJob& job) {
@@ -377,4 +381,33 @@ TEST(GpuMemory, TinySharedStencilMatchesInterpreterWithAndWithoutL1) {
     l.params = {in, out};
     return l;
   });
+}
+
+// GPGPU-Sim's Pascal configuration (-gpgpu_gmem_skip_L1D 1) sends global loads past the L1: the
+// default has no L1 accesses at all, l1.enabled = true caches vecadd's 2 x 64 line loads.
+TEST(GpuMemory, GlobalLoadsBypassTheL1ByDefaultAndL1EnabledCachesThem) {
+  auto vecadd = workloads::makeWorkload("vecadd", {{"n", 2048}, {"block", 128}});
+  const isa::Kernel k = workloads::loadKernel(*vecadd);
+  std::vector<std::unique_ptr<Launch>> runs;
+  for (bool l1 : {false, true}) {
+    auto r = std::make_unique<Launch>();
+    r->cfg = config::GpuConfig{};
+    r->cfg.gpu.num_sms = 2;
+    if (l1) r->cfg.l1.enabled = true;
+    r->kernel = &k;
+    r->launch = vecadd->setup(r->memory);
+    runs.push_back(std::move(r));
+  }
+  simulate(runs);
+  EXPECT_FALSE(runs[0]->cfg.l1.enabled);
+  double loads[2] = {0, 0};
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(vecadd->verify(runs[i]->memory), "");
+    for (int sm = 0; sm < 2; ++sm) {
+      const std::string name = "sm" + std::to_string(sm) + ".l1.loads";
+      loads[i] += runs[i]->stats.value(name).value_or(0);
+    }
+  }
+  EXPECT_EQ(loads[0], 0.0);
+  EXPECT_EQ(loads[1], 128.0);
 }

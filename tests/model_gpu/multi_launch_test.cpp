@@ -2,6 +2,8 @@
 // kernel launched again takes the same number of cycles (the engine's clock runs on across
 // grids, so no unit's timestamp from one grid lies in the next one's future — with the clock
 // reset per grid, launch n took longer than launch n-1), and the memory equals the interpreter's.
+// The write-back L2 keeps the lines across launches (the host's debug writes update them), so
+// the first launch, on a cold L2, is the slower one; the second and third are alike.
 #include <gtest/gtest.h>
 
 #include <systemc>
@@ -36,9 +38,10 @@ TEST(MultiLaunch, RepeatedLaunchTakesTheSameCyclesAndMatchesTheInterpreter) {
   sc_core::sc_start();
   ASSERT_EQ(cycles.size(), 3u);
   EXPECT_GT(cycles[0], 100u);
-  EXPECT_EQ(cycles[1], cycles[0]);
-  EXPECT_EQ(cycles[2], cycles[0]);
-  EXPECT_EQ(reg.value("gpu.cycles").value_or(0), static_cast<double>(cycles[0] * 3));
+  EXPECT_LT(cycles[1], cycles[0]);  // warm L2
+  EXPECT_EQ(cycles[2], cycles[1]);
+  EXPECT_EQ(reg.value("gpu.cycles").value_or(0),
+            static_cast<double>(cycles[0] + cycles[1] + cycles[2]));
   EXPECT_EQ(reg.value("gpu.kernels").value_or(0), 3.0);
   EXPECT_TRUE(golden == timed);
   EXPECT_EQ(w->verify(timed), "");
