@@ -10,6 +10,7 @@
 #include "cli/compare.h"
 #include "cli/darsie_storage.h"
 #include "cli/emulate.h"
+#include "cli/microbench.h"
 #include "cli/energy_options.h"
 #include "cli/options.h"
 #include "cli/results.h"
@@ -65,6 +66,10 @@ const char* kUsage =
     "  bench [--sms 1,28] [--size 256] [--repeat 3] [--json OUT]\n"
     "                            simulation speed on the tiled matmul: interpreter and timing\n"
     "                            model (one child process per SM count)\n"
+    "  microbench [--config FILE.ini] [--set key=value]... [--json OUT] [--jobs N]\n"
+    "                            microbenchmark table: latencies, bandwidth, bank conflicts,\n"
+    "                            issue rates, atomics beside published targets\n"
+    "                            (docs/microbenchmarks.md)\n"
     "  asm KERNEL.s [-o OUT.bin] [--hints] [--window N] [--annotate [--block X,Y,Z]\n"
     "               [--warp-size N] [--paper-tid-x-only]]\n"
     "                            assemble; print the listing annotated like DARSIE Fig. 6\n"
@@ -353,13 +358,14 @@ int run(int argc, char** argv) {
     if (cmd == "emulate") return cmdEmulate(rest);
     if (cmd == "run") return cmdRun(rest);
     if (cmd == "bench") return cmdBench(rest);
+    if (cmd == "microbench") return cmdMicrobench(rest);
     if (cmd == "workloads") return cmdWorkloads(rest);
     if (cmd == "mechanisms") return cmdMechanisms(rest);
     if (cmd == "params") return cmdParams(rest);
     if (cmd == "compare") return cmdCompare(rest);
     if (cmd == "sweep") return cmdSweep(rest);
     if (cmd == "darsie-storage") return cmdDarsieStorage(rest);
-    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, bench, asm, disasm, workloads, mechanisms, params, darsie-storage; see simtlm --help)\n";
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, bench, microbench, asm, disasm, workloads, mechanisms, params, darsie-storage; see simtlm --help)\n";
     return 2;
   } catch (const HelpShown&) {
     return 0;

@@ -1,0 +1,169 @@
+// `simtlm microbench`: runs the scenarios of scenarios/micro/ on the timing model (one child
+// process each, as compare does: SystemC elaborates once per process), derives each row of
+// cli/microbench_rows.cpp from the per-launch statistics and prints simtlm's value beside its
+// published target, the tolerance and pass / gap / FAIL. Exit code 1 when a row FAILs or a run
+// fails (every run also checks its memory against the functional interpreter).
+#include "cli/microbench.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "cli/microbench_rows.h"
+#include "cli/options.h"
+#include "cli/results.h"
+#include "cli/scenario.h"
+#include "cli/scenario_run.h"
+#include "cli/subprocess.h"
+
+namespace po = boost::program_options;
+
+namespace simtlm::cli {
+namespace {
+
+struct RunResult {
+  ChildResult child;
+  microbench::Launches launches;
+  std::string error;  // why the run gave no usable result
+};
+
+std::string scenarioPath(const microbench::Run& r) { return scenario::repoDir() + "/scenarios/micro/" + r.scenario; }
+
+void runOne(const microbench::Run& run, const std::vector<std::string>& userArgs, const std::string& json,
+            RunResult& out) {
+  std::vector<std::string> a = {"run", scenarioPath(run), "--json", json};
+  a.insert(a.end(), userArgs.begin(), userArgs.end());
+  for (const auto& kv : run.sets) a.insert(a.end(), {"--set", kv});
+  out.child = runSelf(a);
+  if (out.child.exitCode != 0) {
+    // The child's own one-line error (the last "simtlm: error:" line it wrote), not its report.
+    std::string why = "exit code " + std::to_string(out.child.exitCode);
+    const size_t at = out.child.output.rfind("simtlm: error: ");
+    if (at != std::string::npos) {
+      const size_t from = at + 15;
+      why = out.child.output.substr(from, out.child.output.find('\n', from) - from);
+    }
+    out.error = why;
+    return;
+  }
+  try {
+    std::ifstream in(json);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    for (const auto& l : j.at("launches")) out.launches.push_back(l);
+  } catch (const std::exception& e) {
+    out.error = std::string("unreadable result: ") + e.what();
+  }
+}
+
+std::string number(double v) {
+  if (std::isnan(v)) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, std::fabs(v) >= 100 ? "%.0f" : "%.2f", v);
+  return b;
+}
+
+}  // namespace
+
+int cmdMicrobench(const std::vector<std::string>& args) {
+  po::options_description desc("microbench");
+  desc.add_options()("config", po::value<std::string>(), "machine configuration instead of configs/pascal.ini")(
+      "set", po::value<std::vector<std::string>>()->composing(), "override key=value (before each row's own)")(
+      "json", po::value<std::string>(), "write the table as JSON")(
+      "jobs", po::value<int>()->default_value(1), "child processes at once, 1..64");
+  po::variables_map vm = parseCommand("microbench", "microbench [options]", desc, {}, args);
+  const int jobs = vm["jobs"].as<int>();
+  if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs " + std::to_string(jobs) + " is outside [1, 64]");
+  std::vector<std::string> userArgs;
+  scenario::Overrides o;
+  if (vm.count("config")) {
+    o.configFile = vm["config"].as<std::string>();
+    userArgs.insert(userArgs.end(), {"--config", o.configFile});
+  }
+  if (vm.count("set")) o.sets = vm["set"].as<std::vector<std::string>>();
+  for (const auto& kv : o.sets) userArgs.insert(userArgs.end(), {"--set", kv});
+  // One clear error for a bad configuration or override, instead of one per child.
+  {
+    scenario::Scenario s = scenario::loadScenario(scenarioPath(microbench::runs().front()));
+    scenario::applyOverrides(s, o);
+    std::vector<InputFile> inputs;
+    for (const auto& [what, path] : s.inputFiles()) inputs.push_back({what, path});
+    std::vector<OutputFile> outputs;
+    if (vm.count("json")) outputs.push_back({"json", vm["json"].as<std::string>()});
+    checkOutputs(outputs, inputs);
+  }
+
+  const auto& runs = microbench::runs();
+  const std::string dir = std::filesystem::temp_directory_path().string() + "/simtlm-microbench-" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  std::vector<RunResult> results(runs.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < runs.size(); i = next++)
+      runOne(runs[i], userArgs, dir + "/run" + std::to_string(i) + ".json", results[i]);
+  };
+  std::cout << "simtlm microbench: " << (o.configFile.empty() ? "configs/pascal.ini" : o.configFile);
+  for (const auto& kv : o.sets) std::cout << " --set " << kv;
+  std::cout << "; " << runs.size() << " runs of scenarios/micro/, one child process each" << std::endl;
+  stopChildrenOnSignal();
+  std::vector<std::thread> pool;
+  for (int t = 0; t < std::min<int>(jobs, static_cast<int>(runs.size())); ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  std::filesystem::remove_all(dir);
+
+  bool ok = true;
+  std::string failed;  // the rows outside both their tolerance and their documented range
+  nlohmann::json j = {{"command", "microbench"}, {"config_file", o.configFile}, {"config_set", o.sets}};
+  j["rows"] = nlohmann::json::array();
+  std::printf("  %-34s %-20s %8s %8s %-9s %-6s %s\n", "row", "unit", "simtlm", "target", "tolerance", "status",
+              "source of the target");
+  for (const auto& r : microbench::rows()) {
+    const RunResult& rr = results[r.run];
+    double v = std::nan("");
+    std::string st = "FAIL";
+    if (rr.error.empty()) {
+      try {
+        v = r.value(rr.launches);
+        st = microbench::status(r, v);
+      } catch (const std::exception& e) {
+        st = "FAIL";
+      }
+    }
+    if (st == "FAIL") {
+      ok = false;
+      failed += (failed.empty() ? "" : ", ") + r.name;
+    }
+    std::printf("  %-34s %-20s %8s %8s %-9s %-6s %s\n", r.name.c_str(), r.unit.c_str(), number(v).c_str(),
+                number(r.target).c_str(), r.tolerance.c_str(), st.c_str(), r.source.c_str());
+    nlohmann::json row = {{"row", r.name}, {"unit", r.unit}, {"value", std::isnan(v) ? nlohmann::json() : nlohmann::json(v)},
+                          {"target", std::isnan(r.target) ? nlohmann::json() : nlohmann::json(r.target)},
+                          {"accepted", {r.lo, r.hi}}, {"tolerance", r.tolerance}, {"status", st},
+                          {"source", r.source}, {"scenario", runs[r.run].scenario}, {"run_set", runs[r.run].sets}};
+    if (r.gap) row["gap_range"] = {r.gapLo, r.gapHi};
+    j["rows"].push_back(row);
+  }
+  std::printf("  sources: [GS] GPGPU-Sim SM6_TITANX gpgpusim.config; [AT] Accel-Sim tuner's composition of\n"
+              "  those latencies; [CG] CUDA C Programming Guide, cc 6.1; [TI] GTX 1080 Ti, 484 GB/s at 1480 MHz.\n"
+              "  gap: a known difference, documented with its cause in docs/microbenchmarks.md; the value must\n"
+              "  stay in the documented range.\n");
+  std::fflush(stdout);
+  std::string runErrors;
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (!results[i].error.empty())
+      runErrors += "; scenarios/micro/" + runs[i].scenario + " failed: " + results[i].error;
+  if (!ok)
+    std::cerr << "simtlm: error: microbench: outside the tolerance and the documented gap range: " << failed
+              << runErrors << "\n";
+  j["result"] = ok ? "passed" : "failed";
+  if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), j);
+  if (ok) std::cout << "microbench: every row within its tolerance or its documented gap range\n";
+  return ok ? 0 : 1;
+}
+
+}  // namespace simtlm::cli
