@@ -18,7 +18,7 @@ constexpr long kDegree = 8;          // out-edges drawn per vertex (duplicates d
 class FloydWarshall : public Workload {
  public:
   explicit FloydWarshall(const Options& o)
-      : n_(option(o, "n", 64, 16, 1024)), seed_(option(o, "seed", 1, 0, 0xffffffffL)) {
+      : n_(option(o, "n", 128, 16, 1024)), seed_(option(o, "seed", 1, 0, 0xffffffffL)) {
     rejectUnknown(o, {"n", "seed"}, "floydwarshall");
     if (n_ % 16 != 0)
       throw std::invalid_argument("option n = " + std::to_string(n_) + " must be a multiple of 16 (Pannotia's grid is n/16 x n/16 blocks)");

@@ -19,7 +19,7 @@ constexpr float kSwaprates[kNopt] = {.045f, .05f, .055f, .045f, .05f, .055f, .04
 
 class Libor : public Workload {
  public:
-  explicit Libor(const Options& o) : npath_(option(o, "npath", 1024, kBlock, 65536)) {
+  explicit Libor(const Options& o) : npath_(option(o, "npath", 4096, kBlock, 65536)) {
     rejectUnknown(o, {"npath"}, "libor");
     if (npath_ % kBlock != 0)
       throw std::invalid_argument("option npath = " + std::to_string(npath_) + " must be a multiple of 256");

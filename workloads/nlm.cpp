@@ -25,8 +25,8 @@ const float kNoise = 1.0f / (1.45f * 1.45f), kLerpC = 0.2f;
 class Nlm : public Workload {
  public:
   explicit Nlm(const Options& o)
-      : w_(option(o, "width", 32, kBlock, 4096)),
-        h_(option(o, "height", 32, kBlock, 4096)),
+      : w_(option(o, "width", 128, kBlock, 4096)),
+        h_(option(o, "height", 112, kBlock, 4096)),
         seed_(option(o, "seed", 1, 0, 0xffffffffL)) {
     rejectUnknown(o, {"width", "height", "seed"}, "nlm");
     if (w_ % kBlock || h_ % kBlock) throw std::invalid_argument("nlm: width and height must be multiples of 16");

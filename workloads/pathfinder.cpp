@@ -17,7 +17,7 @@ constexpr long kHalo = 1;
 class Pathfinder : public Workload {
  public:
   explicit Pathfinder(const Options& o)
-      : cols_(option(o, "cols", 8000, 1, 1L << 22)),
+      : cols_(option(o, "cols", 55104, 1, 1L << 22)),
         rows_(option(o, "rows", 100, 2, 1L << 16)),
         height_(option(o, "pyramid_height", 20, 1, (kBlock / 2 - 1) / kHalo)),
         seed_(option(o, "seed", 9, 0, 0xffffffffL)) {

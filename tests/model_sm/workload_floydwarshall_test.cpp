@@ -80,7 +80,7 @@ Interpreted interpret(const workloads::Options& o) {
   r.verify = w->verify(mem);
   isa::GlobalMemory fresh;
   w->setup(fresh);
-  r.replay = replay(fresh.words("dist"), o.count("n") ? o.at("n") : 64);
+  r.replay = replay(fresh.words("dist"), o.count("n") ? o.at("n") : 128);
   r.updating = r.replay.updatingWarps;
   return r;
 }
@@ -105,9 +105,9 @@ TEST(WorkloadFloydWarshall, InterpreterMatchesReferenceWithExactCounts) {
 TEST(WorkloadFloydWarshall, DefaultSizeCount) {
   const Interpreted r = interpret({});
   EXPECT_EQ(r.verify, "");
-  EXPECT_EQ(r.updating, 3832u);
-  EXPECT_EQ(r.warpInstructions, 273112u);  // 64 x 16 blocks x 8 warps x 31 + 5 x 3832
-  EXPECT_EQ(r.warpInstructions, expectedCount(64, r.updating));
+  EXPECT_EQ(r.updating, 23818u);
+  EXPECT_EQ(r.warpInstructions, 2150706u);  // n = 128: 128 x 64 blocks x 8 warps x 31 + 5 x 23818
+  EXPECT_EQ(r.warpInstructions, expectedCount(128, r.updating));
 }
 
 TEST(WorkloadFloydWarshall, RunsOneLaunchPerVertexInOrder) {
@@ -163,8 +163,9 @@ void expectLimitStudy(long n, uint64_t sameRow, uint64_t sameColumn, uint64_t sa
 
 TEST(WorkloadFloydWarshall, LimitStudyFindsXOnlyWorkTbRedundant) {
   expectLimitStudy(32, 0, 2, 0);  // two (launch, block) pairs load a single dist[i][k]
-  // n = 64 (scenarios/floydwarshall.yaml): 131,104 TB-redundant, 73,920 uniform.
-  expectLimitStudy(64, 4, 24, 0);
+  expectLimitStudy(64, 4, 24, 0);  // 131,104 TB-redundant, 73,920 uniform
+  // n = 128 (scenarios/floydwarshall.yaml): 1,051,264 TB-redundant, 592,272 uniform.
+  expectLimitStudy(128, 336, 248, 58);
 }
 
 TEST(WorkloadFloydWarshall, TimingModelBaselineEqualsInterpreter) {

@@ -13,20 +13,23 @@ using namespace simtlm;
 
 namespace {
 
-// Every warp runs the same 45211 instructions (no branch depends on the data or the position:
-// the clamps are min/max): prologue 23; per i (7): 3 + 7 j iterations + 3; per j: 2 + 7 n
-// iterations + 23 (weight 6, clrIJ fetch 10, accumulate 4, loop 3); per n: 13 (two clamped row
-// pointers, xm) + 7 m iterations of 16 + 3; epilogue 17.
-// n: 13 + 7*16 + 3 = 128; j: 2 + 7*128 + 23 = 921; i: 3 + 7*921 + 3 = 6453; 23 + 7*6453 + 17.
-constexpr uint64_t kPerWarp = 45211;
+// Every warp runs the same 21913 instructions (no branch depends on the data or the position:
+// the clamps are min/max; the loops as nvcc shapes them, gen_nlm.py): prologue 49 (18, the 7
+// hoisted x + m columns 6 x 4 + 3, 4 movs); per i (7): 3 + 7 j iterations + 3; per j: 31
+// (weightIJ = 0, ix + j, the 7 hoisted x + j + m columns 27, n = -3, the bra into the unrolled n
+// loop) + 7 n iterations of 55 (two clamped row pointers 12, 7 taps of 6, n++) + 4 exit tests
+// of 2 + 21 (weight 6, clrIJ fetch 8, accumulate 4, loop 3); epilogue 17.
+// j: 31 + 7*55 + 4*2 + 21 = 445; i: 3 + 7*445 + 3 = 3121; 49 + 7*3121 + 17 = 21913.
+constexpr uint64_t kPerWarp = 21913;
 constexpr uint64_t kPerBlock = 8 * kPerWarp;  // 16x16 threads
-// TB-redundant per warp (all 8 warps of a block repeat it): uniform 3538 = prologue 16 (block
-// constants, and the bounds test, false everywhere) + i loop 7*5 + j loop 49*7 + n loop 343*2 +
-// the m loop's compare 2401 + the centre window (i = j = 0), whose distance is 0 in every warp:
-// 49 fma + 4 (weight, ex2, compare) + epilogue 4 (lerpC, 1 - lerpC, DST); unstructured 19701 =
-// tid.x, ix, ix + 3, per n xm = ix - 3 (343), per m 8 column-clamp instructions (2401*8), per j
-// the clrIJ column clamp (49*3).
-constexpr uint64_t kRedundantPerWarp = 23239, kUnstructuredPerWarp = 19701;
+// TB-redundant per warp (all 8 warps of a block repeat it): uniform 990 = prologue 16 (block
+// constants, parameters, the bounds test, false everywhere, the 4 movs) + per i 5 (7) + per j 7
+// (49: weightIJ = 0, n = -3, the geometric weight term 3, j++ and its compare) + n++ (343) +
+// the n loop's compare (196) + the centre window (i = j = 0), whose distance is 0 in every
+// warp: 49 fma + 4 (weight, ex2, compare) + epilogue 4 (lerpC, 1 - lerpC, DST); unstructured
+// 1401 = tid.x, ix, the 27 hoisted x + m column instructions, per j (49) ix + j and the 27
+// hoisted x + j + m column instructions.
+constexpr uint64_t kRedundantPerWarp = 2391, kUnstructuredPerWarp = 1401;
 
 uint64_t interpret(const workloads::Options& o, std::string* verify) {
   auto w = workloads::makeNlm(o);
@@ -44,7 +47,7 @@ TEST(WorkloadNlm, InterpreterMatchesReferenceWithExactCounts) {
   EXPECT_EQ(v, "");
   EXPECT_EQ(interpret({{"width", 48}, {"height", 32}, {"seed", 7}}, &v), kPerBlock * 6);
   EXPECT_EQ(v, "");
-  EXPECT_EQ(interpret({}, &v), 1446752u);  // the default 32x32: 4 blocks (scenarios/nlm.yaml)
+  EXPECT_EQ(interpret({}, &v), kPerBlock * 56);  // the default 128x112 (scenarios/nlm.yaml)
   EXPECT_EQ(v, "");
 }
 

@@ -84,8 +84,10 @@ TEST(WorkloadPathfinder, InterpreterMatchesReferenceWithExactCounts) {
 
 TEST(WorkloadPathfinder, DefaultSizeCount) {
   std::string v;
-  EXPECT_EQ(interpret({}, &v), 724149u);  // 8000 cols, 100 rows, height 20: 5 launches of 9 blocks
-  EXPECT_EQ(expectedCount(8000, 100, 20), 724149u);
+  // 55104 cols (56 x 984), 100 rows, height 20: 5 launches of 56 blocks (scenarios/pathfinder.yaml)
+  EXPECT_EQ(interpret({}, &v), 4642444u);
+  EXPECT_EQ(expectedCount(55104, 100, 20), 4642444u);
+  EXPECT_EQ(expectedCount(8000, 100, 20), 724149u);  // the default before issue 16: 9 blocks
   EXPECT_EQ(v, "");
 }
 
