@@ -7,10 +7,10 @@
 // over ty (`if (ty % power_two == 0)`), a __syncthreads after each step. Every weight is
 // written back (input_hidden_cuda[index] = weight_matrix[ty][tx]) and, after a last
 // __syncthreads, threads tx == 0 write row 0 (the column sums) to hidden_partial_sum.
-// As nvcc compiles it: the loop bound __log2f(HEIGHT) is one lg2 hoisted out of the loop and
-// compared as a float, __powf(2, i) is ex2(i * log2(2)) = ex2(i) truncated to int,
-// `ty % power_two` a signed remainder and `power_two / 2` the signed halving (add the sign bit,
-// shift). index = (hid+1)*index_in + tx + 1 with index_in = HEIGHT*by + ty + 1 (the
+// As nvcc compiles it: the reduction loop is fully unrolled (nvcc folds __log2f(HEIGHT) = 4
+// and __powf(2, i) = 2, 4, 8, 16), so `ty % power_two` is a remainder by a constant power of
+// two, an `and` since ty >= 0 (ptxas's folding; nvcc's PTX keeps a rem.s32 of the folded
+// constant), and `weight_matrix[ty + power_two/2][tx]` a constant shared-memory offset. index = (hid+1)*index_in + tx + 1 with index_in = HEIGHT*by + ty + 1 (the
 // original's (hid+1)*HEIGHT*by + (hid+1)*ty + tx + 1 + (hid+1), factored). Dropped: the
 // unused parameters output_hidden_cuda and in.
 .kernel bpnn_layerforward
@@ -59,34 +59,43 @@ loaded:
   mul.f32 r9, r9, r11
   st.shared.b32 [r10+WM], r9
   bar.sync 0
-  // for (int i = 1; i <= __log2f(HEIGHT); i++)
-  lg2.f32 r11, 16.0               // __log2f(HEIGHT), loop-invariant
-  setp.lt.f32 p0, r11, 1.0
-  @p0 bra reduced
-  mov.b32 r12, 1                  // i
-reduce:
-  cvt.f32.s32 r13, r12
-  ex2.f32 r13, r13                // __powf(2, i) = ex2(i * log2(2))
-  cvt.s32.f32 r13, r13            // int power_two
-  rem.s32 r14, r2, r13
+  // for (int i = 1; i <= __log2f(HEIGHT); i++), fully unrolled: power_two = 2, 4, 8, 16
+  and.b32 r14, r2, 1              // ty % 2 (ty >= 0)
   setp.ne.b32 p0, r14, 0
-  @p0 bra step_done               // if (ty % power_two == 0)
-  shr.u32 r14, r13, 31
-  add.u32 r14, r13, r14
-  shr.s32 r14, r14, 1             // power_two / 2
-  shl.b32 r14, r14, 6
-  add.u32 r14, r10, r14           // weight_matrix[ty + power_two / 2][tx]
+  @p0 bra step2_done              // if (ty % power_two == 0), power_two = 2
   ld.shared.b32 r15, [r10+WM]
-  ld.shared.b32 r14, [r14+WM]
+  ld.shared.b32 r14, [r10+128]    // weight_matrix[ty + 1][tx]
   add.f32 r15, r15, r14
   st.shared.b32 [r10+WM], r15
-step_done:
+step2_done:
   bar.sync 0
-  add.u32 r12, r12, 1
-  cvt.f32.s32 r13, r12
-  setp.le.f32 p0, r13, r11
-  @p0 bra reduce
-reduced:
+  and.b32 r14, r2, 3              // ty % 4 (ty >= 0)
+  setp.ne.b32 p0, r14, 0
+  @p0 bra step4_done              // if (ty % power_two == 0), power_two = 4
+  ld.shared.b32 r15, [r10+WM]
+  ld.shared.b32 r14, [r10+192]    // weight_matrix[ty + 2][tx]
+  add.f32 r15, r15, r14
+  st.shared.b32 [r10+WM], r15
+step4_done:
+  bar.sync 0
+  and.b32 r14, r2, 7              // ty % 8 (ty >= 0)
+  setp.ne.b32 p0, r14, 0
+  @p0 bra step8_done              // if (ty % power_two == 0), power_two = 8
+  ld.shared.b32 r15, [r10+WM]
+  ld.shared.b32 r14, [r10+320]    // weight_matrix[ty + 4][tx]
+  add.f32 r15, r15, r14
+  st.shared.b32 [r10+WM], r15
+step8_done:
+  bar.sync 0
+  and.b32 r14, r2, 15             // ty % 16 (ty >= 0)
+  setp.ne.b32 p0, r14, 0
+  @p0 bra step16_done             // if (ty % power_two == 0), power_two = 16
+  ld.shared.b32 r15, [r10+WM]
+  ld.shared.b32 r14, [r10+576]    // weight_matrix[ty + 8][tx]
+  add.f32 r15, r15, r14
+  st.shared.b32 [r10+WM], r15
+step16_done:
+  bar.sync 0
   // input_hidden_cuda[index] = weight_matrix[ty][tx];
   ld.shared.b32 r9, [r10+WM]
   st.global.b32 [r8], r9
