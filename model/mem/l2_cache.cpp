@@ -312,6 +312,9 @@ void L2Cache::issue(const Outgoing& o) {
     port_.write(
         v->line, v->data.data(), config_.line,
         [this, v](const MemResult& r) {
+          // Acknowledged: memory has the bytes (or refused them); no longer overlaid on debug reads.
+          if (const auto it = std::find(unacked_.begin(), unacked_.end(), v); it != unacked_.end())
+            unacked_.erase(it);  // usually the front: memory answers mostly in order
           if (r.ok()) bump(&Stats::bytes_to_memory, r.size);
           else bump(&Stats::errors);  // nobody waits for a write-back: counted, and logged
           if (!r.ok())

@@ -136,6 +136,7 @@ class L2Cache : public sc_core::sc_module {
   struct Victim {  // a dirty line's bytes on their way to memory
     std::uint64_t line;
     std::vector<unsigned char> data, enable;  // enable empty: the whole line
+    bool superseded = false;  // a later write or atomic to the line left for memory after it
   };
   struct Outgoing {
     enum Kind { Fill, Bypass, Write, Atomic, WriteBack } kind;
@@ -210,6 +211,9 @@ class L2Cache : public sc_core::sc_module {
   std::vector<unsigned> free_;        // free MSHRs (a stack)
   std::unordered_map<std::uint64_t, unsigned> open_;  // line -> its non-stale MSHR
   std::deque<Outgoing> outgoing_;
+  // Write-backs memory has not acknowledged, oldest first: debug reads see their bytes (memory
+  // may not have them yet), debug writes update them (so they do not bring old bytes back).
+  std::deque<std::shared_ptr<Victim>> unacked_;
   std::uint64_t clock_ = 0;           // LRU stamps
 
   tlm_utils::peq_with_cb_and_phase<L2Cache> in_peq_, resp_peq_;

@@ -18,8 +18,12 @@
 // A write-back sends the dirty bytes (byte enables unless all are dirty) and leaves in order
 // with the fills, so memory sees it before any later read of that line. No MSHR, no merge slot
 // or no way free to reserve: the request waits (END_REQ withheld) until an MSHR frees.
-// Debug reads see the cache's valid bytes over memory's; debug writes update memory and the
-// held bytes (marked valid, so that a fill in flight does not overwrite them).
+// Debug reads see memory's bytes, over them those of the write-backs memory has not
+// acknowledged yet (in order; one followed by a write or atomic to its line is skipped: memory
+// has that later access's result), and over those the cache's valid bytes; debug writes update
+// memory, the held bytes (marked valid, so that a fill in flight does not overwrite them) and
+// the bytes of unacknowledged write-backs not yet handed to the memory port (one already handed
+// over carries its bytes as they were).
 #include "model/mem/l2_cache.h"
 
 #include "model/mem/atomic_extension.h"
@@ -70,6 +74,7 @@ void L2Cache::writeBack(int w, std::uint64_t release) {
   std::fill(dirty, dirty + words_, 0);
   way.dirty = false;
   bump(&Stats::writebacks);
+  unacked_.push_back(v);
   enqueue(Outgoing{Outgoing::WriteBack, release, Job{}, 0, std::move(v)});
 }
 
@@ -131,6 +136,17 @@ L2Cache::Outcome L2Cache::handleWb(Job& job, std::uint64_t a, std::uint64_t rele
       for (unsigned i = 0; i < ext->ops.count; ++i) flushRange(addr + ext->ops[i].offset, 4);
     } else if (!flushRange(addr, len)) {
       return blocked();
+    }
+    // Memory will hold this write's or atomic's result over the write-backs of its lines.
+    const auto supersede = [&](std::uint64_t first, std::uint64_t last) {
+      for (const auto& v : unacked_)
+        if (v->line >= first && v->line <= last) v->superseded = true;
+    };
+    if (ext) {
+      for (unsigned i = 0; i < ext->ops.count; ++i)
+        supersede(lineOf(addr + ext->ops[i].offset), lineOf(addr + ext->ops[i].offset));
+    } else if (gp.is_write()) {
+      supersede(line, lineOf(addr + len - 1));
     }
     if (ext) {
       bump(&Stats::atomics);
@@ -262,6 +278,16 @@ void L2Cache::debugWb(gp_t& gp) {
   const std::uint64_t a = gp.get_address(), len = gp.get_data_length();
   if (len == 0) return;
   unsigned char* d = gp.get_data_ptr();
+  for (const auto& v : unacked_) {  // oldest first, so a later write-back of a line wins
+    if (v->line + config_.line <= a || v->line >= a + len || (!gp.is_write() && v->superseded)) continue;
+    const std::uint64_t lo = std::max(a, v->line), hi = std::min(a + len, v->line + config_.line);
+    for (std::uint64_t b = lo; b < hi; ++b) {
+      const unsigned o = static_cast<unsigned>(b - v->line);
+      if (!v->enable.empty() && v->enable[o] == TLM_BYTE_DISABLED) continue;
+      if (gp.is_write()) v->data[o] = d[b - a];
+      else d[b - a] = v->data[o];
+    }
+  }
   const auto visit = [&](int w) {
     const std::uint64_t line = ways_[w].line;
     const std::uint64_t lo = std::max(a, line), hi = std::min(a + len, line + config_.line);
