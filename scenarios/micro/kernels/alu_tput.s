@@ -1,6 +1,8 @@
-// ALU issue throughput (docs/microbenchmarks.md): every thread runs ITERS iterations of eight
-// independent add.f32 chains (no dependence between neighbouring instructions), so with enough
-// warps per SM the SP units, not latency, bound the rate. Each thread stores its eight sums.
+// ALU issue throughput (docs/microbenchmarks.md): every thread runs ITERS iterations of 32
+// add.f32 instructions on eight independent chains (no instruction reads the one before it;
+// 32 per iteration so that the loop's own three instructions take few issue slots), so with
+// enough warps per SM the units, not latency, bound the rate. Each thread stores the sum of its
+// eight chains.
 .kernel alu_tput
 .param ITERS
 .param OUT
@@ -18,6 +20,30 @@
   mov.b32 r17, r10
   ld.param.b32 r4, [ITERS]
 loop:
+  add.f32 r10, r10, 1.0
+  add.f32 r11, r11, 1.0
+  add.f32 r12, r12, 1.0
+  add.f32 r13, r13, 1.0
+  add.f32 r14, r14, 1.0
+  add.f32 r15, r15, 1.0
+  add.f32 r16, r16, 1.0
+  add.f32 r17, r17, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r11, r11, 1.0
+  add.f32 r12, r12, 1.0
+  add.f32 r13, r13, 1.0
+  add.f32 r14, r14, 1.0
+  add.f32 r15, r15, 1.0
+  add.f32 r16, r16, 1.0
+  add.f32 r17, r17, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r11, r11, 1.0
+  add.f32 r12, r12, 1.0
+  add.f32 r13, r13, 1.0
+  add.f32 r14, r14, 1.0
+  add.f32 r15, r15, 1.0
+  add.f32 r16, r16, 1.0
+  add.f32 r17, r17, 1.0
   add.f32 r10, r10, 1.0
   add.f32 r11, r11, 1.0
   add.f32 r12, r12, 1.0

@@ -1,6 +1,8 @@
-// SFU issue throughput (docs/microbenchmarks.md): every thread runs ITERS iterations of eight
-// independent rcp.f32 chains (no dependence between neighbouring instructions), so with enough
-// warps per SM the SFUs, not latency, bound the rate. Each thread stores its eight sums.
+// SFU issue throughput (docs/microbenchmarks.md): every thread runs ITERS iterations of 32
+// rcp.f32 instructions on eight independent chains (no instruction reads the one before it;
+// 32 per iteration so that the loop's own three instructions take few issue slots), so with
+// enough warps per SM the units, not latency, bound the rate. Each thread stores the sum of its
+// eight chains.
 .kernel sfu_tput
 .param ITERS
 .param OUT
@@ -18,6 +20,30 @@
   mov.b32 r17, r10
   ld.param.b32 r4, [ITERS]
 loop:
+  rcp.f32 r10, r10
+  rcp.f32 r11, r11
+  rcp.f32 r12, r12
+  rcp.f32 r13, r13
+  rcp.f32 r14, r14
+  rcp.f32 r15, r15
+  rcp.f32 r16, r16
+  rcp.f32 r17, r17
+  rcp.f32 r10, r10
+  rcp.f32 r11, r11
+  rcp.f32 r12, r12
+  rcp.f32 r13, r13
+  rcp.f32 r14, r14
+  rcp.f32 r15, r15
+  rcp.f32 r16, r16
+  rcp.f32 r17, r17
+  rcp.f32 r10, r10
+  rcp.f32 r11, r11
+  rcp.f32 r12, r12
+  rcp.f32 r13, r13
+  rcp.f32 r14, r14
+  rcp.f32 r15, r15
+  rcp.f32 r16, r16
+  rcp.f32 r17, r17
   rcp.f32 r10, r10
   rcp.f32 r11, r11
   rcp.f32 r12, r12
