@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-MECHANISMS = ["baseline", "darsie", "darsie-ignore-store", "darsie-no-cf-sync"]
+MECHANISMS = ["baseline", "darsie", "darsie-ignore-store", "darsie-no-cf-sync", "darsie-early-skip"]
 CONFIGS = ["tiny", "pascal"]
 # Fields that describe the host or the command line, not the simulated run.
 VOLATILE = {"host", "command", "config_file", "scenario"}

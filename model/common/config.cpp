@@ -95,7 +95,8 @@ namespace simtlm::config {
 
 namespace {
 constexpr const char* kMechanismNames[] = {"baseline", "darsie", "darsie-ignore-store",
-                                           "darsie-no-cf-sync"};
+                                           "darsie-no-cf-sync", "darsie-early-skip"};
+constexpr int kMechanisms = static_cast<int>(std::size(kMechanismNames));
 }  // namespace
 
 const char* mechanismName(Mechanism m) {
@@ -105,9 +106,9 @@ const char* mechanismName(Mechanism m) {
 
 Mechanism mechanismFromName(const std::string& name) {
   std::string known;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < kMechanisms; ++i) {
     if (name == kMechanismNames[i]) return static_cast<Mechanism>(i);
-    known += std::string(i == 0 ? "" : i == 3 ? " or " : ", ") + kMechanismNames[i];
+    known += std::string(i == 0 ? "" : i == kMechanisms - 1 ? " or " : ", ") + kMechanismNames[i];
   }
   throw ConfigError("unknown mechanism '" + name.substr(0, 40) + "' (known: " + known + ")");
 }

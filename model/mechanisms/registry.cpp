@@ -36,9 +36,9 @@ struct Entry {
 };
 
 // The DARSIE variants are flags of one mechanism.
-template <bool IgnoreStores, bool NoCfSync>
+template <bool IgnoreStores, bool NoCfSync, bool EarlySkip = false>
 std::unique_ptr<sm::SmMechanism> attachDarsie(sm::SmContext& sm, stats::Registry& r) {
-  return std::make_unique<darsie::DarsieMechanism>(sm, r, IgnoreStores, NoCfSync);
+  return std::make_unique<darsie::DarsieMechanism>(sm, r, darsie::DarsieVariant{IgnoreStores, NoCfSync, EarlySkip});
 }
 
 // DARSIE decides fetch PCs (skips, holds), tags I-buffer entries, renames onto its pool and
@@ -67,6 +67,10 @@ std::vector<Entry>& table() {
         Mechanism::DarsieNoCfSync,
         "DARSIE without branch barriers or freelist synchronization (DARSIE Fig. 12; idealized time)",
         attachDarsie<false, true>));
+    v.push_back(darsieEntry(Mechanism::DarsieEarlySkip,
+                            "DARSIE whose followers skip without waiting for LeaderWB; readers of the "
+                            "value wait in the scoreboard (deviates from Sec. 4.3.2, to measure that wait)",
+                            attachDarsie<false, false, true>));
     return v;
   }();
   return t;
@@ -146,7 +150,7 @@ Mechanism registerMechanism(MechanismInfo info, ResourcesFn resources, AttachFn 
     if (i.name == info.name) throw std::logic_error("registerMechanism: '" + info.name + "' is registered already");
   if (info.name.empty() || info.name.find('+') != std::string::npos)
     throw std::logic_error("registerMechanism: '" + info.name + "' is not a mechanism name");
-  info.id = static_cast<Mechanism>(static_cast<int>(Mechanism::DarsieNoCfSync) + static_cast<int>(table().size()));
+  info.id = static_cast<Mechanism>(static_cast<int>(Mechanism::Baseline) + 1 + static_cast<int>(table().size()));
   table().push_back({info, std::move(resources), std::move(attach)});
   infos().push_back(info);
   return info.id;

@@ -29,6 +29,9 @@ class Scoreboard {
   void release(int warp, const isa::Instr& in) {
     pending_[warp] = pending_[warp].minus(regfile::writtenRegs(in));
   }
+  // A register a mechanism makes the warp wait for (a value another warp still has to write).
+  void hold(int warp, uint8_t reg) { pending_[warp].gpr |= uint64_t{1} << reg; }
+  void unhold(int warp, uint8_t reg) { pending_[warp].gpr &= ~(uint64_t{1} << reg); }
   bool idle(int warp) const { return pending_[warp].empty(); }
   void clear(int warp) { pending_[warp] = {}; }
 

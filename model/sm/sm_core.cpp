@@ -39,7 +39,8 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
       ctx_{id, cfg, image_, warps_, blocks_, ops_, scoreboard_, shared_, opEvents_, fetched_, 0,
            [this](uint32_t pc) { return decode(pc); }, [this](int slot) { dropStaleFront(slot); },
            [this](int slot) { wake(slot); },
-           [this](int slot, const isa::Instr& in, uint32_t exec, uint32_t pc) { return advance(slot, in, exec, pc); }} {
+           [this](int slot, const isa::Instr& in, uint32_t exec, uint32_t pc) { return advance(slot, in, exec, pc); },
+           [this](int slot, uint8_t reg, bool hold) { holdRegister(slot, reg, hold); }} {
   const int perScheduler = cfg.sm.num_warps / cfg.issue.schedulers;
   for (int s = 0; s < cfg.issue.schedulers; ++s)
     schedulers_.push_back(schedulers ? schedulers(id, s, perScheduler) : makeScheduler(cfg.issue.policy, perScheduler));

@@ -139,6 +139,7 @@ class SmCore {
   int oldestLive(int scheduler);  // the live warp of the partition admitted first, or -1
   void dropStaleFront(int slot);
   bool advance(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc);  // SmContext::advance
+  void holdRegister(int slot, uint8_t reg, bool hold);                       // SmContext::holdRegister
   void issueFrom(int scheduler, int i, uint64_t cycle);  // the picked warp's instructions
   void execute(int slot, uint64_t cycle);  // issue: into an operand collector
   // Register-file stage (docs/timing-model.md): dispatch of collected instructions to their

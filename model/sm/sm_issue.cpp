@@ -159,6 +159,15 @@ void SmCore::dropStaleFront(int slot) {
   wake(slot);
 }
 
+// A held register is pending like one with a write in flight; its release is a scoreboard
+// release (an event, the warp woken).
+void SmCore::holdRegister(int slot, uint8_t reg, bool hold) {
+  if (hold) return scoreboard_.hold(slot, reg);
+  scoreboard_.unhold(slot, reg);
+  opEvents_++;
+  wake(slot);
+}
+
 bool SmCore::advance(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc) {
   Warp& w = warps_[static_cast<size_t>(slot)];
   const bool diverged = w.ctx->advance(in, exec, image_.reconvergence[isa::Kernel::indexOf(pc)]);

@@ -57,6 +57,10 @@ struct SmContext {
   // reconvergence PC), keeping the SM's copy of its PC (WarpSlot::pc); returns true when a
   // branch diverged. A mechanism moves a warp only through this.
   std::function<bool(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc)> advance;
+  // Makes the warp's named register pending in the scoreboard (instructions reading or writing
+  // it wait, as for a write in flight) / ends that (the warp is woken). For a value another
+  // warp writes later into a register the warp already maps.
+  std::function<void(int slot, uint8_t reg, bool hold)> holdRegister;
   void event() { ++events; }
 };
 

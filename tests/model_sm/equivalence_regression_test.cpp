@@ -19,7 +19,7 @@ using namespace simtlm;
 namespace {
 
 using M = config::Mechanism;
-const M kAllMechanisms[] = {M::Baseline, M::Darsie, M::DarsieIgnoreStore, M::DarsieNoCfSync};
+const M kAllMechanisms[] = {M::Baseline, M::Darsie, M::DarsieIgnoreStore, M::DarsieNoCfSync, M::DarsieEarlySkip};
 
 struct Outcome {
   std::string error;

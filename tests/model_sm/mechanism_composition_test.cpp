@@ -78,7 +78,8 @@ std::string parseError(const std::string& name) {
 }
 
 TEST(MechanismComposition, DarsieDeclaresItsHookGroupsAndTheExclusiveOnes) {
-  for (Mechanism m : {Mechanism::Darsie, Mechanism::DarsieIgnoreStore, Mechanism::DarsieNoCfSync}) {
+  for (Mechanism m : {Mechanism::Darsie, Mechanism::DarsieIgnoreStore, Mechanism::DarsieNoCfSync,
+                      Mechanism::DarsieEarlySkip}) {
     const auto& info = mechanisms::infoOf(m);
     EXPECT_EQ(info.uses.size(), static_cast<size_t>(mechanisms::kNumHookGroups)) << info.name;
     EXPECT_EQ(info.exclusive, (std::vector<HookGroup>{HookGroup::FetchProbe, HookGroup::Decode,
@@ -147,7 +148,7 @@ TEST(MechanismComposition, ConflictsAndBadElementsAreErrorsNamingThem) {
   EXPECT_EQ(parseError("baseline+darsie"),
             "composition 'baseline+darsie': baseline is no mechanism and cannot be composed");
   EXPECT_EQ(parseError("darsie+nope").rfind("composition 'darsie+nope': unknown mechanism 'nope' (known: baseline, "
-                                            "darsie, darsie-ignore-store, darsie-no-cf-sync, ",
+                                            "darsie, darsie-ignore-store, darsie-no-cf-sync, darsie-early-skip, ",
                                             0),
             0u);
   EXPECT_EQ(parseError("nope").rfind("unknown mechanism 'nope' (known: baseline, darsie, ", 0), 0u);

@@ -49,7 +49,8 @@ TEST(MechanismLayer, RegistryDeclaresEachMechanismsResources) {
   cfg.mechanism = Mechanism::Baseline;
   EXPECT_EQ(simtlm::mechanisms::resourcesFor(cfg).regsPerBlock, 0);
   EXPECT_EQ(simtlm::mechanisms::resourcesFor(cfg).regsName, "");
-  for (Mechanism m : {Mechanism::Darsie, Mechanism::DarsieIgnoreStore, Mechanism::DarsieNoCfSync}) {
+  for (Mechanism m : {Mechanism::Darsie, Mechanism::DarsieIgnoreStore, Mechanism::DarsieNoCfSync,
+                      Mechanism::DarsieEarlySkip}) {
     cfg.mechanism = m;
     const auto r = simtlm::mechanisms::resourcesFor(cfg);
     EXPECT_EQ(r.regsPerBlock, 12) << simtlm::config::mechanismName(m);

@@ -24,10 +24,11 @@ sm::MechanismResources DarsieMechanism::resources(const config::GpuConfig& cfg) 
   return {cfg.darsie.rename_regs, !cfg.darsie.rename_bank_conflicts, "DARSIE's rename pool, darsie.rename_regs"};
 }
 
-DarsieMechanism::DarsieMechanism(sm::SmContext& sm, stats::Registry& stats, bool ignoreStores, bool noCfSync)
+DarsieMechanism::DarsieMechanism(sm::SmContext& sm, stats::Registry& stats, DarsieVariant variant)
     : sm_(sm) {
-  d_.ignoreStores = ignoreStores;
-  d_.noCfSync = noCfSync;
+  d_.ignoreStores = variant.ignoreStores;
+  d_.noCfSync = variant.noCfSync;
+  d_.earlySkip = variant.earlySkip;
   registerStats(stats);
 }
 
@@ -70,6 +71,10 @@ void DarsieMechanism::blockAdmitted(int b) {
   for (int s : blk.warps) {
     d.warps[s] = DarsieWarp{};
     d.warps[s].leadWrite.assign(static_cast<size_t>(sm_.image.kernel->numRegs), -1);
+    if (d.earlySkip) {
+      d.warps[s].heldFor.assign(static_cast<size_t>(sm_.image.kernel->numRegs), -1);
+      d.warps[s].heldSince.assign(static_cast<size_t>(sm_.image.kernel->numRegs), 0);
+    }
     if (d.poolRegs > 0 && eligible(sm_.warps[s])) d.blocks[b]->majority |= bitOf(sm_.warps[s].indexInBlock);
     touch(s);
   }
@@ -98,7 +103,12 @@ bool DarsieMechanism::eligible(const sm::WarpSlot& w) const {
 
 // --- the skipper, beside the fetch scheduler -------------------------------------------------
 
-bool DarsieMechanism::holdsFetch(int slot) const { return mustDecide(sm_.warps[slot], slot); }
+// Also a warp waiting at bar.sync: fetch stops after it until the barrier opens (positions
+// restart there, barrierReleased), and a flush while the warp waits would let fetch run past it.
+bool DarsieMechanism::holdsFetch(int slot) const {
+  const sm::WarpSlot& w = sm_.warps[slot];
+  return w.atBarrier || mustDecide(w, slot);
+}
 
 bool DarsieMechanism::mustDecide(const sm::WarpSlot& w, int slot) const {
   const DarsieState& d = d_;
@@ -213,7 +223,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
         return;
       }
     }
-    if (!x.leaderWB) {
+    if (!x.leaderWB && !d.earlySkip) {  // (darsie-early-skip: the skip's readers wait instead)
       d.leaderWbWaits++;
       // (At a synchronization point the wait depends on other warps' arrivals: no parking.)
       if (!x.sync) park(slot, DarsieWarp::Park::LeaderWB, pc);
@@ -355,6 +365,7 @@ void DarsieMechanism::retireSkips(int slot) {
       db.pool.map(me, r, x.phys);
       // (A test corrupts the rename on purpose: the follower reads the neighbouring register.)
       mapReg(slot, r, sm_.cfg.darsie.corrupt_rename_for_test ? (x.phys + 1) % db.pool.size() : x.phys);
+      if (!x.leaderWB) holdEarly(slot, r, x);  // (darsie-early-skip only)
     }
     sm_.advance(slot, e.instr, w.ctx->activeMask(), e.pc);
     d.warps[slot].issuePos++;
@@ -475,7 +486,7 @@ void DarsieMechanism::leave(int slot) {
   sm_.wake(slot);  // fetch no longer waits for the skipper's decisions
   DarsieWarp& dw = d.warps[slot];
   if (dw.decidedEntry < 0) dw.decidedPc = ~0u;  // a lead already decided is still fetched and led
-  if (dw.pendingLeads > 0) {
+  if (!mayLeaveNow(dw)) {  // its own leads, or (early skip) values it maps, not written yet
     dw.leavePending = true;
   } else {
     const int me = static_cast<int>(w.indexInBlock);
@@ -555,6 +566,11 @@ void DarsieMechanism::registerStats(stats::Registry& r) {
   r.add(p + "load_check_leaves", d.loadCheckLeaves, "events",
         "of those, loads whose value differed from the leader's (a race the program allows): the "
         "warp left the majority path");
+  r.add(p + "early_skip.holds", d.earlyHolds, "registers",
+        "darsie-early-skip: skips that took effect before their leader's write-back; the "
+        "register stayed pending in the follower's scoreboard until then");
+  r.add(p + "early_skip.hold_cycles", d.earlyHoldCycles, "register-cycles",
+        "darsie-early-skip: cycles those registers stayed pending, summed (released holds)");
   r.add(p + "unskipped", d.unskipped, "instructions", "skips turned back into instructions because their entry was cleared");
 }
 

@@ -4,7 +4,8 @@
 // retired in program order, majority-path branch barriers, leaving the majority path. Register
 // side (darsie_registers.cpp): renaming onto the block's rename pool (values and banks), the
 // leader's version written at dispatch, LeaderWB, the load rules of Sec. 4.4, bar.sync's rejoin.
-// The variants darsie-ignore-store and darsie-no-cf-sync are flags of the same mechanism.
+// The variants darsie-ignore-store, darsie-no-cf-sync and darsie-early-skip are flags of the
+// same mechanism (DarsieVariant).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,7 @@ class DarsieMechanism final : public sm::SmMechanism {
  public:
   // What the SM reserves for DARSIE before it is built: each block's rename pool in the banks.
   static sm::MechanismResources resources(const config::GpuConfig& cfg);
-  DarsieMechanism(sm::SmContext& sm, stats::Registry& stats, bool ignoreStores, bool noCfSync);
+  DarsieMechanism(sm::SmContext& sm, stats::Registry& stats, DarsieVariant variant);
 
   void kernelStarted() override;
   int regsPerBlock() const override;
@@ -68,6 +69,12 @@ class DarsieMechanism final : public sm::SmMechanism {
   void finishCheck(int slot);
   bool verifiedSkip(int slot, const sm::IBufferEntry& e, const SkipEntry& x);
   void sweep(int blockSlot);
+  // darsie-early-skip: the warp's named register r maps entry e's version before its leader
+  // wrote it back: r stays pending in the warp's scoreboard until then (holdEarly); the
+  // leader's write-back ends every such wait on its entry (releaseEarly).
+  void holdEarly(int slot, uint8_t r, SkipEntry& x);
+  void releaseEarly(int blockSlot, uint64_t holders, uint8_t r);
+  bool mayLeaveNow(const DarsieWarp& dw) const { return dw.pendingLeads == 0 && dw.earlyHeld == 0; }
 
   sm::SmContext& sm_;
   DarsieState d_;

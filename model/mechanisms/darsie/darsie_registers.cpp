@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
+#include <utility>
 
 #include "model/mechanisms/darsie/darsie_mechanism.h"
 #include "model/sm/operand_stage.h"
@@ -80,13 +81,40 @@ void DarsieMechanism::written(int slot, const isa::Instr& in) {
   x.leaderWB = true;
   d.epoch++;  // its followers' waits end
   x.kind = classify(db.pool.row(x.phys), w.ctx->lanes());
-  const int phys = x.phys;  // (finishing a check may sweep the entry)
+  const int phys = x.phys;  // (finishing a check or a leave may sweep the entry)
+  const uint64_t holders = std::exchange(x.earlyHolders, 0);
   for (int s : sm_.blocks[w.block].warps)  // followers whose own load wrote back first
     if (const auto& c = d.warps[s].check; c.active && c.ownDone && c.phys == phys) finishCheck(s);
+  if (holders) releaseEarly(w.block, holders, in.d);
   sm_.event();  // followers may skip now
   if (w.done) db.pool.unmap(static_cast<int>(w.indexInBlock), in.d);
-  else if (dw.leavePending && dw.pendingLeads == 0) leave(slot);
+  else if (dw.leavePending && mayLeaveNow(dw)) leave(slot);
   sweep(w.block);
+}
+
+void DarsieMechanism::holdEarly(int slot, uint8_t r, SkipEntry& x) {
+  DarsieWarp& dw = d_.warps[slot];
+  const sm::WarpSlot& w = sm_.warps[slot];
+  x.earlyHolders |= bitOf(w.indexInBlock);
+  dw.heldFor[r] = static_cast<int16_t>(&x - &d_.blocks[w.block]->table[0]);
+  dw.heldSince[r] = sm_.now;
+  dw.earlyHeld++;
+  d_.earlyHolds++;
+  sm_.holdRegister(slot, r, true);
+}
+
+// (Every holder holds the same named register: the destination of the entry's instruction.)
+void DarsieMechanism::releaseEarly(int b, uint64_t holders, uint8_t r) {
+  const sm::BlockSlot& blk = sm_.blocks[b];
+  for (; holders; holders &= holders - 1) {
+    const int s = blk.warps[static_cast<size_t>(__builtin_ctzll(holders))];
+    DarsieWarp& dw = d_.warps[s];
+    dw.heldFor[r] = -1;
+    dw.earlyHeld--;
+    d_.earlyHoldCycles += sm_.now - dw.heldSince[r];
+    sm_.holdRegister(s, r, false);
+    if (dw.leavePending && mayLeaveNow(dw)) leave(s);
+  }
 }
 
 // Sec. 4.4: a store of the block clears its load entries; a global atomic or fence clears
@@ -264,6 +292,7 @@ void DarsieMechanism::barrierReleased(sm::BlockSlot& b) {
   for (int s : b.warps)
     if (pc == ~0u && !sm_.warps[s].done && eligible(sm_.warps[s])) pc = sm_.warps[s].barrierPc;
   const uint64_t redundant = pc == ~0u ? 0 : d.marking.redundantAtBarrier[isa::Kernel::indexOf(pc)];
+  const auto& byIndex = b.warps;  // slots by index in block
   for (int s : b.warps) {
     sm::WarpSlot& w = sm_.warps[s];
     DarsieWarp& dw = d.warps[s];
@@ -273,8 +302,9 @@ void DarsieMechanism::barrierReleased(sm::BlockSlot& b) {
     const uint64_t bit = bitOf(w.indexInBlock);
     // (A warp whose older instructions still wait in operand collectors would read the adopted
     // versions at their dispatch: it stays off the path until the next barrier.)
+    // (Nor does a warp still holding registers for leaders' write-backs, darsie-early-skip.)
     if (w.done || (db.majority & bit) || d.poolRegs == 0 || !eligible(w) || w.barrierPc != pc ||
-        sm_.operands.inCollectors(s) > 0)
+        sm_.operands.inCollectors(s) > 0 || dw.earlyHeld > 0)
       continue;
     d.rejoins++;
     dw.leavePending = false;
@@ -286,6 +316,9 @@ void DarsieMechanism::barrierReleased(sm::BlockSlot& b) {
       db.pool.map(static_cast<int>(w.indexInBlock), static_cast<uint8_t>(r), p);
       mapReg(s, static_cast<uint8_t>(r), p);
       d.adopted++;
+      // darsie-early-skip: a version the source still waits for is waited for by the adopter too
+      if (const int src = byIndex[source]; d.earlySkip && d.warps[src].heldFor[r] >= 0)
+        holdEarly(s, static_cast<uint8_t>(r), db.table[d.warps[src].heldFor[r]]);
     }
   }
   for (int i = 0; i < db.table.size(); ++i)
@@ -330,14 +363,24 @@ std::string DarsieMechanism::describeWarp(int slot) const {
   const DarsieWarp& dw = d.warps[slot];
   std::ostringstream s;
   if (dw.branchWait) s << "waits at a DARSIE branch barrier of the majority path; ";
+  if (dw.earlyHeld > 0) s << "holds " << dw.earlyHeld << " register(s) for leaders' write-backs; ";
   if (w.ibuf.skips() && !w.ibuf.empty() && w.ibuf.front().skip) s << "retires a skip; ";
   if (const auto& c = dw.check; c.active)
     s << "compares its load at PC " << c.pc << " with the leader's (dispatched " << c.dispatched
       << ", written " << c.ownDone << ", leader's ready " << checkReady(slot) << "); ";
   if (!w.done && !w.fetchInFlight && mustDecide(w, slot)) {
     const int e = d.blocks[w.block]->table.find(w.fetchPc);
-    if (e >= 0 && !d.blocks[w.block]->table[e].leaderWB) s << "fetch waits for the leader's write-back; ";
-    else if (e >= 0 && d.blocks[w.block]->table[e].sync) s << "fetch waits at a freelist synchronization point; ";
+    const DarsieBlock& db = *d.blocks[w.block];
+    if (e >= 0 && db.table[e].instance < dw.fetchPos) {
+      const SkipEntry& x = db.table[e];
+      s << std::hex << "fetch waits for an older instance of its PC to leave the skip table (arrived 0x"
+        << x.arrived << " of majority 0x" << db.majority << std::dec << ", " << x.pendingSkips
+        << " skips to retire, LeaderWB " << x.leaderWB << "); ";
+    } else if (e >= 0 && !db.table[e].leaderWB) {
+      s << "fetch waits for the leader's write-back; ";
+    } else if (e >= 0 && db.table[e].sync) {
+      s << "fetch waits at a freelist synchronization point; ";
+    }
   }
   return s.str();
 }

@@ -20,6 +20,13 @@ namespace simtlm::darsie {
 // A warp's bit in a block's masks (majority path, arrived, waiting).
 inline uint64_t bitOf(int indexInBlock) { return uint64_t{1} << indexInBlock; }
 
+// Which DARSIE: the paper's (all false) or one of its labelled variants (docs/darsie.md).
+struct DarsieVariant {
+  bool ignoreStores = false;  // darsie-ignore-store: stores clear no load entry (Fig. 8)
+  bool noCfSync = false;      // darsie-no-cf-sync: no branch barriers or freelist syncs (Fig. 12)
+  bool earlySkip = false;     // darsie-early-skip: followers skip before LeaderWB
+};
+
 struct DarsieWarp {
   uint64_t fetchPos = 0, issuePos = 0;  // instructions passed since the last barrier
   uint32_t decidedPc = ~0u;             // fetch may fetch this TB-redundant PC (lead or own)
@@ -32,6 +39,11 @@ struct DarsieWarp {
   bool branchDiverged = false;
   uint64_t waitSince = 0;
   bool leavePending = false;            // leaves the majority path once its leads wrote back
+  // darsie-early-skip: registers held in the scoreboard for a leader's write-back: their count,
+  // and by named register the entry held for (-1: none) and since when.
+  int earlyHeld = 0;
+  std::vector<int16_t> heldFor;
+  std::vector<uint64_t> heldSince;
   uint64_t busyUntil = 0;               // copying renamed registers out
   bool releasePending = false;          // exited: versions to give back once drained
   // The skipper's last probe of this warp waited (DarsieState::parked): at this PC, for this
@@ -68,7 +80,7 @@ struct DarsieBlock {
 struct DarsieState {
   LaunchMarking marking;
   int poolRegs = 0;  // rename registers per block for this kernel
-  bool noCfSync = false, ignoreStores = false;
+  bool noCfSync = false, ignoreStores = false, earlySkip = false;
   std::vector<DarsieWarp> warps;                 // by slot
   std::vector<std::optional<DarsieBlock>> blocks;  // by block slot
   unsigned rr = 0;                               // skipper's round-robin start
@@ -93,6 +105,7 @@ struct DarsieState {
   // entry a store had hit, and of those the ones whose leader's value was stale.
   uint64_t historyMisses = 0, storeHitSkips = 0, staleSkips = 0;
   uint64_t loadChecks = 0, loadCheckLeaves = 0;  // see DarsieWarp::LoadCheck
+  uint64_t earlyHolds = 0, earlyHoldCycles = 0;  // darsie-early-skip (DarsieWarp::earlyHeld)
   // For the energy layer: skip-table read-port accesses, rename-table reads (one per register
   // operand of an issued instruction), versions taken from / returned to the freelist by blocks
   // already retired (live blocks' pools are added when read).

@@ -31,6 +31,7 @@ struct SkipEntry {
   int leader = -1;         // warp index in block
   int phys = -1;           // rename-pool register holding the value (RenamePool)
   int pendingSkips = 0;    // followers that skipped it and have not retired the skip yet
+  uint64_t earlyHolders = 0;  // darsie-early-skip: warps holding its register for LeaderWB
   ValueKind kind = ValueKind::Unknown;
   uint64_t created = 0;    // creation order (eviction picks the oldest)
 };
