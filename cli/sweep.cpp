@@ -72,7 +72,7 @@ int cmdSweep(const std::vector<std::string>& args) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   auto commandOf = [&](const SweepPoint& p) {
     std::string line = shellWord(self);
-    for (const auto& a : p.runArgs(spec.configFile, jsonOf(p))) line += " " + shellWord(a);
+    for (const auto& a : p.runArgs(spec.configFile, spec.energyFile, jsonOf(p))) line += " " + shellWord(a);
     return line;
   };
   if (vm.count("print-commands")) {  // the batch system runs them; `sweep` again aggregates
@@ -99,7 +99,7 @@ int cmdSweep(const std::vector<std::string>& args) {
       const SweepPoint& p = spec.points[todo[k]];
       if (logger.should_log(spdlog::level::debug)) logger.debug("{} starts: {}", p.id(), commandOf(p));
       const auto start = std::chrono::steady_clock::now();
-      const ChildResult r = runSelf(p.runArgs(spec.configFile, jsonOf(p)));
+      const ChildResult r = runSelf(p.runArgs(spec.configFile, spec.energyFile, jsonOf(p)));
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::lock_guard<std::mutex> lock(printing);
       ++done;

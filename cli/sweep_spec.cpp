@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/config_loader.h"
+#include "cli/energy_options.h"
 #include "cli/scenario.h"
 #include "cli/scenario_parse.h"
 #include "cli/yaml_reader.h"
@@ -43,9 +44,11 @@ std::string SweepPoint::id() const {
   return s;
 }
 
-std::vector<std::string> SweepPoint::runArgs(const std::string& configFile, const std::string& json) const {
+std::vector<std::string> SweepPoint::runArgs(const std::string& configFile, const std::string& energyFile,
+                                             const std::string& json) const {
   std::vector<std::string> a = {"run", scenarioFile, "--mechanism", mechanism, "--json", json};
   if (!configFile.empty()) a.insert(a.end(), {"--config", configFile});
+  if (!energyFile.empty()) a.insert(a.end(), {"--energy", energyFile});
   if (mechanism == "baseline") a.push_back("--limit-study");  // DARSIE Fig. 1/2 (mechanism-independent)
   for (const auto& [k, v] : sets) a.insert(a.end(), {"--set", k + "=" + v});
   return a;
@@ -53,7 +56,7 @@ std::vector<std::string> SweepPoint::runArgs(const std::string& configFile, cons
 
 SweepSpec loadSweep(const std::string& path) {
   const yaml::Value doc = yaml::parseDocument(readInputFile(path, "sweep file"), path);
-  yaml::Map top(doc, {"name", "description", "scenarios", "mechanisms", "config", "set"});
+  yaml::Map top(doc, {"name", "description", "scenarios", "mechanisms", "config", "energy", "set"});
   const std::string dir = std::filesystem::path(path).parent_path().string();
   const std::string repo = scenario::repoDir();
 
@@ -64,6 +67,12 @@ SweepSpec loadSweep(const std::string& path) {
     s.configFile = scenario::resolvePath(c->str(), {dir, repo});
     if (!std::filesystem::is_regular_file(s.configFile)) c->fail("cannot find configuration '" + c->str() + "'");
     s.configFile = std::filesystem::absolute(s.configFile).lexically_normal().string();
+  }
+  if (auto e = top.opt("energy")) {  // checked here, so that a bad table fails before any point runs
+    s.energyFile = scenario::resolvePath(e->str(), {dir, repo});
+    if (!std::filesystem::is_regular_file(s.energyFile)) e->fail("cannot find energy table '" + e->str() + "'");
+    s.energyFile = std::filesystem::absolute(s.energyFile).lexically_normal().string();
+    loadEnergyTable(s.energyFile);  // (a bad table's error names the table, line and column)
   }
   const yaml::Value mv = top.get("mechanisms");
   s.mechanisms = names(mv);

@@ -5,6 +5,7 @@
 //   scenarios: [matmul, vecadd]            # names in scenarios/, or paths to .yaml files
 //   mechanisms: [baseline, darsie]         # `baseline` first: the reference of the ratios
 //   config: configs/pascal.ini             # optional: --config for every point
+//   energy: configs/energy/darsie_gpuwattch.yaml  # optional: --energy for every point
 //   set: {darsie.skip_entries: [4, 8]}     # optional: a grid, every combination is a point
 #pragma once
 
@@ -21,11 +22,12 @@ struct SweepPoint {
   std::vector<std::pair<std::string, std::string>> sets;  // this point's grid values
   std::string id() const;    // file-name safe: scenario__mechanism[__key=value...]
   // The `simtlm run` arguments of the point, its result written to `json`.
-  std::vector<std::string> runArgs(const std::string& configFile, const std::string& json) const;
+  std::vector<std::string> runArgs(const std::string& configFile, const std::string& energyFile,
+                                   const std::string& json) const;
 };
 
 struct SweepSpec {
-  std::string file, name, configFile;
+  std::string file, name, configFile, energyFile;  // energyFile: empty for the default table
   std::vector<std::string> mechanisms;
   std::vector<std::string> gridKeys;  // in file order
   std::vector<SweepPoint> points;     // scenario-major, then grid, then mechanism
