@@ -86,7 +86,7 @@ struct GpuConfig {
     bool enabled;
     int size, line, assoc, latency;  // size: whole GPU, split evenly over the slices
     int sub_partitions;  // slices per DRAM channel: dram.channels x sub_partitions slices
-    int mshrs, mshr_merge, request_queue;  // per slice
+    int mshrs, mshr_merge, request_queue, dram_queue;  // per slice
     L2WritePolicy write_policy;
   } l2;
   struct Dram {

@@ -169,6 +169,8 @@ std::vector<Param> buildTable() {
                 "write-through: no allocation on write, every write goes to DRAM"),
       intParam("l2.request_queue", SIMTLM_FIELD(l2.request_queue), 32, "requests", 1, 4096,
                "requests waiting at each L2 slice for its one lookup per cycle"),
+      intParam("l2.dram_queue", SIMTLM_FIELD(l2.dram_queue), 32, "requests", 0, 4096,
+               "requests each L2 slice holds for DRAM before it stops looking up (0: no bound)"),
 
       intParam("dram.latency", SIMTLM_FIELD(dram.latency), 100, "cycles", 0, 100000,
                "DRAM access latency without queueing"),

@@ -52,6 +52,7 @@ mem::L2Config l2ConfigOf(const config::GpuConfig& cfg) {
   c.mshrs = static_cast<unsigned>(cfg.l2.mshrs);
   c.mshr_merge = static_cast<unsigned>(cfg.l2.mshr_merge);
   c.request_queue = static_cast<unsigned>(cfg.l2.request_queue);
+  c.dram_queue = static_cast<unsigned>(cfg.l2.dram_queue);
   c.slice_channels = static_cast<unsigned>(cfg.dram.channels);
   c.slice_sub_partitions = static_cast<unsigned>(cfg.l2.sub_partitions);
   c.slice_interleave = static_cast<unsigned>(cfg.dram.interleave);
@@ -95,6 +96,8 @@ void Platform::registerL2Totals(stats::Registry& r) {
       {"evictions", &S::evictions, "lines", "valid lines replaced, all slices"},
       {"mshr_stalls", &S::mshr_stalls, "requests", "requests that waited for an MSHR, all slices"},
       {"queue_full", &S::queue_full, "requests", "requests held by a full request queue, all slices"},
+      {"dram_queue_stalls", &S::dram_queue_stalls, "requests",
+       "lookups delayed by a full queue towards DRAM, all slices"},
       {"errors", &S::errors, "requests", "responses with an error status, all slices"},
       {"bytes_from_memory", &S::bytes_from_memory, "bytes", "data received from memory, all slices"},
       {"bytes_to_memory", &S::bytes_to_memory, "bytes", "data sent to memory, all slices"},

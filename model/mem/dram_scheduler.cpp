@@ -77,7 +77,17 @@ void FrFcfsDram::schedule(std::uint64_t now, std::vector<Started>& out) {
       if (oldest_[k] >= 0) chosen.push_back(hit_[k] >= 0 ? hit_[k] : oldest_[k]);
     if (chosen.empty()) continue;
     std::sort(chosen.begin(), chosen.end());  // oldest first on the data bus
-    for (int i : chosen) out.push_back(start(c, c.queue[i], now));
+    // The data bus may be booked at most horizon() cycles ahead (a row conflict's own lead):
+    // past that, requests wait in the queue, which fills and withholds END_REQ, instead of
+    // booking the bus ever further ahead (a posted write stream was accepted faster than the
+    // bus carries it).
+    std::size_t kept = 0;
+    for (int i : chosen) {
+      if (c.bus_free > now + horizon()) break;
+      out.push_back(start(c, c.queue[i], now));
+      chosen[kept++] = i;
+    }
+    chosen.resize(kept);
     for (auto it = chosen.rbegin(); it != chosen.rend(); ++it) c.queue.erase(c.queue.begin() + *it);
   }
 }
@@ -85,7 +95,11 @@ void FrFcfsDram::schedule(std::uint64_t now, std::vector<Started>& out) {
 std::uint64_t FrFcfsDram::nextWake() const {
   std::uint64_t w = std::numeric_limits<std::uint64_t>::max();
   for (const Channel& c : channels_)
-    for (const Queued& q : c.queue) w = std::min(w, c.banks[q.at.bank].free);
+    for (const Queued& q : c.queue) {
+      // Booked too far ahead: not before the bus's backlog falls to the horizon.
+      const std::uint64_t free = c.banks[q.at.bank].free;
+      w = std::min(w, std::max(free, c.bus_free > horizon() ? c.bus_free - horizon() : 0));
+    }
   return w;
 }
 

@@ -14,6 +14,8 @@
 //   hit:      column command at t
 //   closed:   activate at t, column at t + tRCD
 //   conflict: precharge at max(t, activate + tRAS), activate tRP later, column tRCD after that
+// Requests start only while the channel's data bus is booked at most tRP + tRCD + CL cycles
+// ahead (else they stay queued, so a full queue withholds END_REQ at the bus's rate).
 //   data      = column + (write ? WL : CL); the channel's data bus carries ceil(len / atom)
 //               bursts of tCCD each (converted once to `burst` cycles per atom count) from the
 //               first free slot at or after `data`; the bank takes its next column command
@@ -82,6 +84,8 @@ class FrFcfsDram {
     std::uint64_t bus_free = 0;
   };
   Started start(Channel& c, const Queued& q, std::uint64_t now);
+  // How far ahead the data bus may be booked: a row conflict's lead, tRP + tRCD + CL.
+  std::uint64_t horizon() const { return std::uint64_t{t_.t_rp} + t_.t_rcd + t_.t_cl; }
 
   DramTimings t_;
   unsigned bank_shift_;  // 12 + log2(banks / 2)

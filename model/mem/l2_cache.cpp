@@ -37,6 +37,7 @@ void L2Config::validate() const {
   require(mshrs >= 1 && mshrs <= 65536, "mshrs", "in [1, 65536]", std::to_string(mshrs));
   require(mshr_merge <= 65536, "mshr_merge", "in [0, 65536]", std::to_string(mshr_merge));
   require(request_queue <= 4096, "request_queue", "in [0, 4096]", std::to_string(request_queue));
+  require(dram_queue <= 4096, "dram_queue", "in [0, 4096]", std::to_string(dram_queue));
   require(slice_channels >= 1 && slice_sub_partitions >= 1, "slice_channels",
           "and slice_sub_partitions >= 1",
           std::to_string(slice_channels) + ", " + std::to_string(slice_sub_partitions));
@@ -98,6 +99,8 @@ void L2Cache::registerStats(stats::Group g) {
         "requests that waited for a free MSHR or a merge slot");
   g.add("queue_full", stats_.queue_full, "requests",
         "requests whose END_REQ waited for room in the request queue");
+  g.add("dram_queue_stalls", stats_.dram_queue_stalls, "requests",
+        "lookups delayed because the queue towards DRAM was full");
   if (wb()) {
     g.add("write_hits", stats_.write_hits, "requests", "writes to a line held or being filled");
     g.add("write_misses", stats_.write_misses, "requests",
@@ -222,6 +225,14 @@ L2Cache::Outcome L2Cache::handle(Job& job) {
     gp.set_response_status(s);
     bump(&Stats::errors);
     return Outcome{Outcome::Respond, a + 1};
+  }
+  if (config_.dram_queue && port_.queued() >= config_.dram_queue) {
+    // Memory has not taken the requests already queued for it: look nothing up (GPGPU-Sim's
+    // sub-partition stalls the same way). The port has no "sent" event: try again next cycle.
+    if (!job.queue_stalled) bump(&Stats::dram_queue_stalls);
+    job.queue_stalled = true;
+    mshr_freed_.notify(until(a + 1));
+    return Outcome{Outcome::Blocked, 0};
   }
   if (wb()) return handleWb(job, a, release);
   if (const AtomicExtension* ext = gp.get_extension<AtomicExtension>()) {

@@ -74,6 +74,11 @@ struct L2Config {
   // cycle after it is looked up (at most one per cycle). N > 0: END_REQ at once while fewer than
   // N wait; the cache looks up one waiting request per cycle, in arrival order.
   unsigned request_queue = 0;
+  // Requests handed to the memory port but not yet sent (waiting for memory to accept them),
+  // [0, 4096]; 0: no bound. At N, as GPGPU-Sim's memory sub-partition when its L2-to-DRAM queue
+  // is full, the slice looks nothing up until memory takes one: a stream of stores evicting
+  // dirty lines then runs no faster than memory accepts the write-backs.
+  unsigned dram_queue = 0;
   // A slice of an address-interleaved L2: the set index is taken from the slice-local line
   // number ((a / interleave / channels) * (interleave / line / sub_partitions) +
   // (a % interleave) / line / sub_partitions), so that every set is used although the slice
@@ -98,6 +103,7 @@ class L2Cache : public sc_core::sc_module {
     std::uint64_t evictions = 0;   // valid lines replaced by a fill
     std::uint64_t mshr_stalls = 0; // requests that waited for a free MSHR (or merge slot)
     std::uint64_t queue_full = 0;  // requests whose END_REQ waited for room in the queue
+    std::uint64_t dram_queue_stalls = 0;  // lookups delayed by a full queue towards memory
     std::uint64_t write_hits = 0;    // write-back: writes to a line held (or being filled)
     std::uint64_t write_misses = 0;  // write-back: writes that allocated a line (no fetch)
     std::uint64_t writebacks = 0;    // write-back: dirty lines written to memory
@@ -128,6 +134,7 @@ class L2Cache : public sc_core::sc_module {
     gp_t* gp = nullptr;
     sc_core::sc_event* done = nullptr;  // b_transport: notified at completion; AT: null
     bool stalled = false;               // already counted in mshr_stalls
+    bool queue_stalled = false;         // already counted in dram_queue_stalls
   };
   struct Outcome {
     enum Kind { Blocked, Respond, Pending } kind;
