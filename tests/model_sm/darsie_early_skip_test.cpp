@@ -5,11 +5,7 @@
 // copied it out when leaving the majority path, would store a wrong value.
 #include <gtest/gtest.h>
 
-#include "isa/assembler.h"
-#include "isa/cfg.h"
-#include "isa/darsie_analysis.h"
-#include "isa/interpreter.h"
-#include "model/sm/grid_runner.h"
+#include "tests/model_sm/kernel_run_support.h"
 
 using namespace simtlm;
 
@@ -60,62 +56,47 @@ const char* kLeaveWhileHeld = R"(.kernel leave_while_held
   exit
 )";
 
-struct EarlyRun {
-  bool equal = false;
-  std::string error;
-  stats::Registry reg;
-  uint64_t cycles = 0;
-  double stat(const std::string& name) const { return reg.value("sm0.darsie." + name).value_or(-1); }
-};
-
-// The kernel on one SM of the default machine under `m`, beside the interpreter.
-void run(const char* source, config::Mechanism m, EarlyRun& out) {
-  isa::Kernel k = isa::assemble(source, "early_skip.s");
-  isa::applyStaticHints(k, isa::markRedundancy(k, isa::Cfg(k)));
-  isa::LaunchConfig l;
-  l.block = {32, 8, 1};
-  isa::GlobalMemory golden, timed;
-  l.params = {golden.allocate("out", 4 * 256)};
-  timed.allocate("out", 4 * 256);
-  isa::Interpreter(k, golden).run(l);
+// The kernel as one 32x8 block on one SM of the default machine under `m`.
+void run(const char* source, config::Mechanism m, test::KernelRun& out) {
   config::GpuConfig c;
   c.gpu.num_sms = 1;
   c.mechanism = m;
-  auto r = sm::runGrid(c, k, l, timed, out.reg, 100, 0);
-  out.error = r.error;
-  out.cycles = r.cycles;
-  out.equal = golden == timed;
+  isa::LaunchConfig l;
+  l.block = {32, 8, 1};
+  test::runAgainstInterpreter(source, c, l, out);
 }
+
+double darsie(const test::KernelRun& r, const std::string& name) { return r.stat("sm0.darsie." + name); }
 
 }  // namespace
 
 TEST(DarsieEarlySkip, FollowersSkipAtOnceAndOnlyReadersWaitForTheLeader) {
-  EarlyRun paper, early;
+  test::KernelRun paper, early;
   run(kLongLeader, config::Mechanism::Darsie, paper);
   run(kLongLeader, config::Mechanism::DarsieEarlySkip, early);
-  ASSERT_EQ(paper.error, "");
-  ASSERT_EQ(early.error, "");
+  ASSERT_EQ(paper.result.error, "");
+  ASSERT_EQ(early.result.error, "");
   EXPECT_TRUE(paper.equal);
   EXPECT_TRUE(early.equal);  // the store read r2 only after the leader computed it
-  EXPECT_GE(paper.stat("leaderwb_waits"), 7 * 100);
-  EXPECT_EQ(early.stat("leaderwb_waits"), 0);
+  EXPECT_GE(darsie(paper, "leaderwb_waits"), 7 * 100);
+  EXPECT_EQ(darsie(early, "leaderwb_waits"), 0);
   // Warps 1-7 skip ld.param, s2r tid.x and the divides; the divides (at least) before the
   // leader's write-back.
-  EXPECT_GE(early.stat("skipped"), 7 * 3);
-  EXPECT_GE(early.stat("early_skip.holds"), 7 * 2);
-  EXPECT_LE(early.stat("early_skip.holds"), early.stat("skipped"));
-  EXPECT_GE(early.stat("early_skip.hold_cycles"), 7 * 2 * 100);  // the divides' latency, per follower
-  EXPECT_EQ(paper.stat("early_skip.holds"), 0);
+  EXPECT_GE(darsie(early, "skipped"), 7 * 3);
+  EXPECT_GE(darsie(early, "early_skip.holds"), 7 * 2);
+  EXPECT_LE(darsie(early, "early_skip.holds"), darsie(early, "skipped"));
+  EXPECT_GE(darsie(early, "early_skip.hold_cycles"), 7 * 2 * 100);  // the divides' latency, per follower
+  EXPECT_EQ(darsie(paper, "early_skip.holds"), 0);
   // The followers' own address work overlaps the divides.
-  EXPECT_LT(early.cycles, paper.cycles);
+  EXPECT_LT(early.result.cycles, paper.result.cycles);
 }
 
 TEST(DarsieEarlySkip, AWarpLeavingThePathWaitsForTheValuesItHolds) {
-  EarlyRun early;
+  test::KernelRun early;
   run(kLeaveWhileHeld, config::Mechanism::DarsieEarlySkip, early);
-  ASSERT_EQ(early.error, "");
+  ASSERT_EQ(early.result.error, "");
   EXPECT_TRUE(early.equal);  // warp 7 copied r6 out only after the leader wrote it
-  EXPECT_EQ(early.stat("majority_leaves"), 1);    // warp 7
-  EXPECT_GE(early.stat("early_skip.holds"), 7 * 2);  // the followers skip the divides early
-  EXPECT_GE(early.stat("copied_registers"), 1);
+  EXPECT_EQ(darsie(early, "majority_leaves"), 1);    // warp 7
+  EXPECT_GE(darsie(early, "early_skip.holds"), 7 * 2);  // the followers skip the divides early
+  EXPECT_GE(darsie(early, "copied_registers"), 1);
 }

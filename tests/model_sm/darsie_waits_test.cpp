@@ -3,11 +3,7 @@
 // again every cycle (issue 16, "DARSIE bookkeeping").
 #include <gtest/gtest.h>
 
-#include "isa/assembler.h"
-#include "isa/cfg.h"
-#include "isa/darsie_analysis.h"
-#include "isa/interpreter.h"
-#include "model/sm/grid_runner.h"
+#include "tests/model_sm/kernel_run_support.h"
 
 using namespace simtlm;
 
@@ -34,24 +30,18 @@ const char* kLongLeader = R"(.kernel long_leader
 }  // namespace
 
 TEST(DarsieWaits, FollowersWaitingForLeaderWriteBackDoNotProbeEveryCycle) {
-  isa::Kernel k = isa::assemble(kLongLeader, "long_leader.s");
-  isa::applyStaticHints(k, isa::markRedundancy(k, isa::Cfg(k)));
-  isa::LaunchConfig l;
-  l.block = {32, 8, 1};
-  isa::GlobalMemory golden, timed;
-  l.params = {golden.allocate("out", 4 * 256)};
-  timed.allocate("out", 4 * 256);
-  isa::Interpreter(k, golden).run(l);
   config::GpuConfig c;
   c.gpu.num_sms = 1;
   c.mechanism = config::Mechanism::Darsie;
-  stats::Registry reg;
-  auto r = sm::runGrid(c, k, l, timed, reg, 100, 0);
-  ASSERT_EQ(r.error, "");
-  EXPECT_TRUE(golden == timed);
-  const double waits = reg.value("sm0.darsie.leaderwb_waits").value_or(-1);
-  const double lookups = reg.value("sm0.darsie.skip_table.lookups").value_or(-1);
-  const double skipped = reg.value("sm0.darsie.skipped").value_or(-1);
+  isa::LaunchConfig l;
+  l.block = {32, 8, 1};
+  test::KernelRun r;
+  test::runAgainstInterpreter(kLongLeader, c, l, r);
+  ASSERT_EQ(r.result.error, "");
+  EXPECT_TRUE(r.equal);
+  const double waits = r.stat("sm0.darsie.leaderwb_waits");
+  const double lookups = r.stat("sm0.darsie.skip_table.lookups");
+  const double skipped = r.stat("sm0.darsie.skipped");
   EXPECT_GE(skipped, 14);      // warps 1-7 skip the divide and the add
   EXPECT_GE(waits, 7 * 100);   // 7 followers wait most of the divide's latency
   // A probe per follower and redundant instruction, and the leaders' own: far fewer lookups

@@ -6,9 +6,7 @@
 
 #include <string>
 
-#include "isa/assembler.h"
-#include "isa/interpreter.h"
-#include "model/sm/grid_runner.h"
+#include "tests/model_sm/kernel_run_support.h"
 
 using namespace simtlm;
 
@@ -24,23 +22,11 @@ uint64_t stat(const stats::Registry& reg, const std::string& name) {
   return static_cast<uint64_t>(reg.value(name).value_or(-1));
 }
 
-struct Outcome {
-  sm::GridResult result;
-  stats::Registry reg;
-};
-
 // Runs `src` on the timing model and on the interpreter; memory must agree.
-void run(const std::string& src, const config::GpuConfig& cfg, const isa::LaunchConfig& launch, Outcome& out) {
-  auto k = isa::assemble(src, "width.s");
-  isa::GlobalMemory golden, timed;
-  isa::LaunchConfig l = launch;
-  const uint32_t threads = static_cast<uint32_t>(l.grid.count() * l.block.count());
-  l.params = {golden.allocate("out", 4 * threads)};
-  timed.allocate("out", 4 * threads);
-  isa::Interpreter(k, golden).run(l);
-  out.result = sm::runGrid(cfg, k, l, timed, out.reg, 100, 0);
+void run(const std::string& src, const config::GpuConfig& cfg, const isa::LaunchConfig& launch, test::KernelRun& out) {
+  test::runAgainstInterpreter(src, cfg, launch, out);
   ASSERT_EQ(out.result.error, "");
-  EXPECT_TRUE(golden == timed) << "memory differs from the interpreter";
+  EXPECT_TRUE(out.equal) << "memory differs from the interpreter";
 }
 
 // Each thread stores its block index: a grid of small blocks.
@@ -65,7 +51,7 @@ TEST(IssueWidth, BreadthFirstPlacementSpreadsBlocksOverEverySm) {
   isa::LaunchConfig l;
   l.grid = {8, 1, 1};
   l.block = {32, 1, 1};
-  Outcome r;
+  test::KernelRun r;
   run(kStoreBlock, machine(4), l, r);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(stat(r.reg, "sm" + std::to_string(i) + ".blocks"), 2u) << "sm" << i;
 }
@@ -76,7 +62,7 @@ TEST(IssueWidth, FillFirstPlacementPutsEveryBlockOnTheFirstSmWithRoom) {
   isa::LaunchConfig l;
   l.grid = {8, 1, 1};
   l.block = {32, 1, 1};
-  Outcome r;
+  test::KernelRun r;
   run(kStoreBlock, c, l, r);
   EXPECT_EQ(stat(r.reg, "sm0.blocks"), 8u);
   for (int i = 1; i < 4; ++i) EXPECT_EQ(stat(r.reg, "sm" + std::to_string(i) + ".blocks"), 0u) << "sm" << i;
@@ -88,7 +74,7 @@ TEST(IssueWidth, BreadthFirstPlacementPrefersTheSmWithFewerResidentBlocks) {
   isa::LaunchConfig l;
   l.grid = {5, 1, 1};
   l.block = {1024, 1, 1};
-  Outcome r;
+  test::KernelRun r;
   run(kStoreBlock, machine(3), l, r);
   EXPECT_EQ(stat(r.reg, "sm0.blocks"), 2u);
   EXPECT_EQ(stat(r.reg, "sm1.blocks"), 2u);
@@ -128,7 +114,7 @@ isa::LaunchConfig oneWarp() {
 }  // namespace
 
 TEST(IssueWidth, DualIssueTakesAnSpAndAnSfuInstructionTogether) {
-  Outcome dual, single;
+  test::KernelRun dual, single;
   run(mixedUnits(32), machine(1), oneWarp(), dual);
   auto c = machine(1);
   c.issue.max_per_warp = 1;
@@ -140,7 +126,7 @@ TEST(IssueWidth, DualIssueTakesAnSpAndAnSfuInstructionTogether) {
 }
 
 TEST(IssueWidth, DualIssueNeedsDifferentUnitsUnlessToldOtherwise) {
-  Outcome diff, any;
+  test::KernelRun diff, any;
   run(sameUnit(64), machine(1), oneWarp(), diff);
   auto c = machine(1);
   c.issue.dual_issue_diff_units = false;
@@ -155,7 +141,7 @@ TEST(IssueWidth, FetchThroughputFeedsSeveralWarpsPerCycle) {
   // 16 warps of independent adds: one fetch per cycle cannot feed 4 dual-issuing schedulers.
   isa::LaunchConfig l;
   l.block = {512, 1, 1};
-  Outcome wide, narrow;
+  test::KernelRun wide, narrow;
   run(sameUnit(64), machine(1), l, wide);
   auto c = machine(1);
   c.frontend.fetch_throughput = 1;
