@@ -88,7 +88,9 @@ L2Cache::L2Cache(sc_module_name name, const L2Config& config)
 void L2Cache::registerStats(stats::Group g) {
   g.add("reads", stats_.reads, "requests", "read requests (hits, misses and bypasses)");
   g.add("writes", stats_.writes, "requests", "write requests (written through)");
-  g.add("atomics", stats_.atomics, "requests", "atomics (performed at memory)");
+  g.add("atomics", stats_.atomics, "requests",
+        wb() ? "atomics (performed in the L2 when their words lie in one line)"
+             : "atomics (performed at memory)");
   g.add("hits", stats_.hits, "requests", "reads served from the cache");
   g.add("misses", stats_.misses, "requests", "reads that missed (including merged)");
   g.add("merged", stats_.merged, "requests", "missing reads merged into an MSHR in flight");

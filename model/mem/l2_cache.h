@@ -10,7 +10,7 @@
 // l2.sub_partitions of them). With request_queue > 0 END_REQ is given at once while the queue
 // has room and the cache looks up one queued request per cycle: `a` below is then that lookup
 // cycle. The rules below are those of WriteThroughNoAllocate; WriteBackAllocate's are in
-// l2_cache_wb.cpp.
+// l2_cache_wb.cpp (there an atomic within one line is performed in the cache).
 // Every request is looked up and acts on the cache at its arrival cycle `a` (the first clock
 // edge at or after BEGIN_REQ, or the b_transport call once synchronised), in arrival order:
 //   read, within one line, no byte enables:
@@ -181,6 +181,8 @@ class L2Cache : public sc_core::sc_module {
   void writeBack(int way, std::uint64_t release);  // its dirty bytes, then clean
   bool flushRange(std::uint64_t address, std::uint64_t length);  // false: a line is pending
   void applyWrite(int way, const gp_t& gp);
+  bool atomicWordsValid(int way, const gp_t& gp);  // every op's word valid in the way
+  void performAtomic(int way, gp_t& gp);  // in the cache, in op order; old words into gp's data
   void debugWb(gp_t& gp);                // after the memory's transport_dbg
   tlm::tlm_response_status check(const gp_t& gp) const;  // local errors
   void enqueue(const Outgoing& o);                       // to memory at o.release

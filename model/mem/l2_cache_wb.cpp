@@ -12,9 +12,15 @@
 //   write, one line: being filled: merged; held: the enabled bytes are written and marked
 //       dirty; absent: a way is allocated without reading memory (only the written bytes are
 //       valid). Answered at a + hit_latency (merged writes: at the fill).
-//   atomic, reads with byte enables or crossing a line, writes crossing a line: every touched
-//       line is written back if dirty and dropped (waiting while one is being filled), then
-//       the access goes to memory as in write-through mode.
+//   atomic whose words lie in one line (as the SM's coalescer sends them): performed in the
+//       cache, as GPGPU-Sim performs global atomics at the L2 (its memory sub-partition does the
+//       atomic as the answer leaves the L2): being filled: merged, performed at the fill in
+//       order; every word valid: performed at `a` (old words answered at a + hit_latency, the
+//       words written dirty); otherwise a miss as for a read (way reserved, line read, the
+//       atomic performed when it arrives).
+//   other atomics, reads with byte enables or crossing a line, writes crossing a line: every
+//       touched line is written back if dirty and dropped (waiting while one is being filled),
+//       then the access goes to memory as in write-through mode.
 // A write-back sends the dirty bytes (byte enables unless all are dirty) and leaves in order
 // with the fills, so memory sees it before any later read of that line. No MSHR, no merge slot
 // or no way free to reserve: the request waits (END_REQ withheld) until an MSHR frees.
@@ -115,6 +121,43 @@ void L2Cache::applyWrite(int w, const gp_t& gp) {
   ways_[w].lru = ++clock_;
 }
 
+bool L2Cache::atomicWordsValid(int w, const gp_t& gp) {
+  const AtomicExtension* ext = gp.get_extension<AtomicExtension>();
+  const unsigned base = static_cast<unsigned>(gp.get_address() - ways_[w].line);
+  for (unsigned i = 0; i < ext->ops.count; ++i)
+    if (!allSet(validBits(w), base + ext->ops[i].offset, base + ext->ops[i].offset + 4)) return false;
+  return true;
+}
+
+void L2Cache::performAtomic(int w, gp_t& gp) {
+  const AtomicExtension* ext = gp.get_extension<AtomicExtension>();
+  struct Ctx {
+    L2Cache* self;
+    int w;
+    unsigned char* at(std::uint64_t a) const {
+      return &self->data_[std::size_t(w) * self->config_.line + (a - self->ways_[w].line)];
+    }
+  } ctx{this, w};
+  std::uint32_t old[kMaxLanes];
+  applyAtomic(
+      ext->op, ext->ops, gp.get_address(), old, &ctx,
+      [](void* c, std::uint64_t a) {
+        std::uint32_t v;
+        std::memcpy(&v, static_cast<Ctx*>(c)->at(a), 4);
+        return v;
+      },
+      [](void* c, std::uint64_t a, std::uint32_t v) {
+        const Ctx& x = *static_cast<Ctx*>(c);
+        std::memcpy(x.at(a), &v, 4);
+        const unsigned o = static_cast<unsigned>(a - x.self->ways_[x.w].line);
+        for (unsigned i = o; i < o + 4; ++i) setBit(x.self->dirtyBits(x.w), i);
+      });
+  std::memcpy(gp.get_data_ptr(), old, 4 * ext->ops.count);
+  ways_[w].dirty = true;
+  ways_[w].lru = ++clock_;
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
 L2Cache::Outcome L2Cache::handleWb(Job& job, std::uint64_t a, std::uint64_t release) {
   gp_t& gp = *job.gp;
   const std::uint64_t addr = gp.get_address();
@@ -122,13 +165,21 @@ L2Cache::Outcome L2Cache::handleWb(Job& job, std::uint64_t a, std::uint64_t rele
   const std::uint64_t line = lineOf(addr);
   const bool oneLine = lineOf(addr + len - 1) == line;
   const AtomicExtension* ext = gp.get_extension<AtomicExtension>();
+  // An atomic whose words all lie in one line is performed in the cache (as GPGPU-Sim performs
+  // global atomics at the L2), else it goes to memory as below.
+  bool atomicHere = ext != nullptr;
+  if (ext)
+    for (unsigned i = 0; i < ext->ops.count; ++i)
+      if (lineOf(addr + ext->ops[i].offset) != line || lineOf(addr + ext->ops[i].offset + 3) != line)
+        atomicHere = false;
   const auto blocked = [&] {
     if (!job.stalled) bump(&Stats::mshr_stalls);
     job.stalled = true;
     return Outcome{Outcome::Blocked, 0};
   };
 
-  if (ext || !oneLine || (gp.is_read() && gp.get_byte_enable_ptr())) {  // to memory, uncached
+  if ((ext && !atomicHere) || (!ext && !oneLine) ||
+      (gp.is_read() && gp.get_byte_enable_ptr())) {  // to memory, uncached
     if (ext) {  // the lines of its words (one line when it comes from an SM's coalescer)
       for (unsigned i = 0; i < ext->ops.count; ++i)
         if (const int w = find(lineOf(addr + ext->ops[i].offset)); w >= 0 && ways_[w].pending)
@@ -167,7 +218,9 @@ L2Cache::Outcome L2Cache::handleWb(Job& job, std::uint64_t a, std::uint64_t rele
     Mshr& m = mshrs_[open_.at(line)];
     if (config_.mshr_merge && m.waiters.size() >= config_.mshr_merge) return blocked();
     m.waiters.push_back(job);
-    if (gp.is_write()) {
+    if (ext) {
+      bump(&Stats::atomics);
+    } else if (gp.is_write()) {
       bump(&Stats::writes);
       bump(&Stats::write_hits);
     } else {
@@ -195,7 +248,12 @@ L2Cache::Outcome L2Cache::handleWb(Job& job, std::uint64_t a, std::uint64_t rele
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return Outcome{Outcome::Respond, release};
   }
-  if (w >= 0 && allSet(validBits(w), off, off + len)) {
+  if (ext && w >= 0 && atomicWordsValid(w, gp)) {
+    bump(&Stats::atomics);
+    performAtomic(w, gp);
+    return Outcome{Outcome::Respond, release};
+  }
+  if (!ext && w >= 0 && allSet(validBits(w), off, off + len)) {
     bump(&Stats::reads);
     bump(&Stats::hits);
     ways_[w].lru = ++clock_;
@@ -214,8 +272,12 @@ L2Cache::Outcome L2Cache::handleWb(Job& job, std::uint64_t a, std::uint64_t rele
   }
   ways_[w].pending = true;
   ways_[w].lru = ++clock_;
-  bump(&Stats::reads);
-  bump(&Stats::misses);
+  if (ext) {
+    bump(&Stats::atomics);  // performed when the line is in
+  } else {
+    bump(&Stats::reads);
+    bump(&Stats::misses);
+  }
   const unsigned m = free_.back();
   free_.pop_back();
   mshrs_[m].line = line;
@@ -256,7 +318,10 @@ void L2Cache::fillWb(unsigned m, const MemResult& r) {
   free_.push_back(m);
   for (const Job& job : waiters) {  // in lookup order
     gp_t& g = *job.gp;
-    if (g.is_write()) {
+    if (g.get_extension<AtomicExtension>()) {
+      if (atomicWordsValid(w, g)) performAtomic(w, g);
+      else g.set_response_status(r.ok() ? tlm::TLM_GENERIC_ERROR_RESPONSE : r.status);
+    } else if (g.is_write()) {
       applyWrite(w, g);
       g.set_response_status(tlm::TLM_OK_RESPONSE);
     } else {

@@ -120,9 +120,10 @@ TEST(L2WriteBack, FillMergesUnderBytesWrittenBeforeIt) {
   EXPECT_EQ(dbg, expect);
 }
 
-// An atomic on a dirty line: the line is written back first, so the atomic's old value is the
-// written one, and the result is in DRAM.
-TEST(L2WriteBack, AtomicSeesTheDirtyWordWrittenBackFirst) {
+// An atomic on a dirty word is performed in the L2, as GPGPU-Sim performs global atomics at the
+// memory partition's L2: its old value is the written one, the result stays in the (dirty) line,
+// DRAM is untouched, and a debug read sees the result.
+TEST(L2WriteBack, AtomicOnADirtyWordIsPerformedInTheCache) {
   Bench b;
   const std::uint32_t v = 41;
   WordOps ops;
@@ -134,11 +135,58 @@ TEST(L2WriteBack, AtomicSeesTheDirtyWordWrittenBackFirst) {
   });
   sc_start();
   EXPECT_EQ(old, 41u);
-  std::uint32_t now = 0;
-  b.dram.store().read(0x300, reinterpret_cast<unsigned char*>(&now), 4);
-  EXPECT_EQ(now, 42u);
+  EXPECT_EQ(b.inDram(0x300, 4), pattern(0x300, 4));  // not written back
+  std::uint32_t seen = 0;
+  b.cpu.debug_read(0x300, reinterpret_cast<unsigned char*>(&seen), 4);
+  EXPECT_EQ(seen, 42u);
+  EXPECT_EQ(b.l2.stats().writebacks, 0u);
+  EXPECT_EQ(b.dram.stats().atomics, 0u);
+  EXPECT_TRUE(b.l2.contains(0x300));
+}
+
+// An atomic on a line the L2 holds is answered with the hit latency (20), not a DRAM round trip.
+TEST(L2WriteBack, AtomicOnAResidentLineTakesTheHitLatency) {
+  Bench b;
+  WordOps ops;
+  ops.push(4, 5);
+  sc_time issued, answered;
+  std::uint32_t old = 0;
+  b.cpu.read(0x400, 8, [&](const MemResult& r) {
+    issued = r.completed;
+    b.cpu.atomic(0x400, Op::ATOM_G_ADD_U32, ops, [&](const MemResult& a) {
+      answered = a.completed;
+      std::memcpy(&old, a.data, 4);
+    });
+  });
+  sc_start();
+  EXPECT_EQ(answered - issued, 20 * ns);
+  std::uint32_t before = 0;
+  const Bytes p = pattern(0x404, 4);
+  std::memcpy(&before, p.data(), 4);
+  EXPECT_EQ(old, before);
+  EXPECT_EQ(b.dram.stats().atomics, 0u);
+}
+
+// An atomic on an absent line fills it first (20 + 50 + 4 cycles, as a read miss), then is
+// performed there; the result reaches DRAM when the line is evicted.
+TEST(L2WriteBack, AtomicMissFillsTheLineThenIsPerformedThere) {
+  Bench b;
+  WordOps ops;
+  ops.push(0, 7);
+  sc_time answered;
+  b.cpu.atomic(0x500, Op::ATOM_G_ADD_U32, ops, [&](const MemResult& a) {
+    answered = a.completed;
+    b.cpu.read(0x100, 8, [&](const MemResult&) { b.cpu.read(0x200, 8, [](const MemResult&) {}); });
+  });
+  sc_start();
+  EXPECT_EQ(answered, 74 * ns);
+  std::uint32_t before = 0, now = 0;
+  const Bytes p = pattern(0x500, 4);
+  std::memcpy(&before, p.data(), 4);
+  b.dram.store().read(0x500, reinterpret_cast<unsigned char*>(&now), 4);
+  EXPECT_EQ(now, before + 7);  // written back on eviction
   EXPECT_EQ(b.l2.stats().writebacks, 1u);
-  EXPECT_FALSE(b.l2.contains(0x300));
+  EXPECT_EQ(b.dram.stats().atomics, 0u);
 }
 
 // 400 random reads, byte-enabled writes and atomics over 6 lines of a 2-way cache (evictions,
