@@ -4,15 +4,8 @@
 
 namespace simtlm::cli {
 
-ProgressMonitor::ProgressMonitor(sc_core::sc_module_name name, const stats::Registry& registry,
-                                 sc_core::sc_time period, std::function<bool()> running, Progress& progress)
-    : sc_module(name), registry_(registry), interval_(period * 20000.0), running_(std::move(running)),
-      progress_(progress) {
-  SC_METHOD(wake);  // runs once at start, then every interval while the run goes on
-}
-
-void ProgressMonitor::wake() {
-  if (!running_()) return;  // no trigger left: the simulation may end
+void ProgressMonitor::cycle() {
+  if (++calls_ % kInterval != 0) return;
   // Looked up each time: a GPU that recovers from a fault rebuilds its units and their counters.
   uint64_t cycles = 0, issued = 0;
   for (const auto& e : registry_.entries()) {
@@ -24,7 +17,6 @@ void ProgressMonitor::wake() {
       issued += *e.counter;
   }
   progress_.update(cycles, issued);
-  next_trigger(interval_);
 }
 
 }  // namespace simtlm::cli

@@ -174,17 +174,19 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   if (energy) {
     model = std::make_unique<energy::EnergyModel>(energy->table, energy::runInfoFromConfig(config::toJson(cfg), s.mechanism),
                                                   energy->op);
-    if (!energy->traceFile.empty())
+    if (!energy->traceFile.empty()) {
       sampler = std::make_unique<energy::PowerSampler>("power_sampler", *model, registry, energy->window,
-                                                       top->kernel_started, top->irq);
+                                                       top->kernel_started);
+      top->gpu.observeCycles([s = sampler.get()](uint64_t, bool ended) { s->cycle(ended); });
+    }
   }
   cli::Progress progress("timing model", static_cast<uint64_t>(std::max(0LL, cfg.limits.max_cycles)),
                          static_cast<uint64_t>(std::max(0LL, cfg.limits.max_instructions)));
-  std::unique_ptr<cli::ProgressMonitor> monitor;  // only on a terminal: it adds SystemC events
-  if (progress.enabled())
-    monitor = std::make_unique<cli::ProgressMonitor>(
-        "progress", registry, sc_core::sc_time(1.0e6 / cfg.gpu.core_clock_mhz, sc_core::SC_PS),
-        [&] { return r.error.empty() && r.launches.size() < steps.size(); }, progress);
+  std::unique_ptr<cli::ProgressMonitor> monitor;  // only on a terminal
+  if (progress.enabled()) {
+    monitor = std::make_unique<cli::ProgressMonitor>(registry, progress);
+    top->gpu.observeCycles([m = monitor.get()](uint64_t, bool) { m->cycle(); });
+  }
   sc_core::sc_start();
   r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (sampler) {

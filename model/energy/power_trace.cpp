@@ -105,9 +105,8 @@ std::string PowerTrace::ptrace() const {
 }
 
 PowerSampler::PowerSampler(sc_module_name name, const EnergyModel& model, const stats::Registry& registry,
-                           uint64_t windowCycles, const sc_event& kernelStarted, const sc_signal<bool>& done)
-    : sc_module(name), trace_(model), window_(windowCycles == 0 ? 1 : windowCycles),
-      period_(1.0e6 / model.run().clockMhz, SC_PS), done_(done) {
+                           uint64_t windowCycles, const sc_event& kernelStarted)
+    : sc_module(name), trace_(model), window_(windowCycles == 0 ? 1 : windowCycles) {
   std::unordered_map<std::string, const stats::Registry::Entry*> byName;
   for (const auto& e : registry.entries()) byName[e.name] = &e;
   for (const auto& n : model.counters()) {
@@ -117,10 +116,7 @@ PowerSampler::PowerSampler(sc_module_name name, const EnergyModel& model, const 
     else readers_.push_back(it->second->derived);
     if (n == "gpu.cycles" && it != byName.end()) gpuCycles_ = it->second->counter;
   }
-  // The GPU ticks one period after a launch and every period after that; waking half a period
-  // after the tick of the window's last cycle reads that cycle's counts.
-  first_ = period_ * static_cast<double>(window_) + period_ / 2;
-  SC_METHOD(wake);
+  SC_METHOD(arm);
   sensitive << kernelStarted;
   dont_initialize();
 }
@@ -131,24 +127,20 @@ std::vector<double> PowerSampler::read() const {
   return v;
 }
 
-void PowerSampler::wake() {
+void PowerSampler::arm() {
+  armed_ = true;
+  launch_++;
+  lastCycles_ = gpuCycles_ ? *gpuCycles_ : 0;
+}
+
+// The window's last cycle has just been counted: its counts are read now.
+void PowerSampler::cycle(bool ended) {
+  if (!armed_) return;
   const uint64_t cycles = gpuCycles_ ? *gpuCycles_ : 0;
-  if (!armed_) {  // a kernel was launched
-    armed_ = true;
-    launch_++;
-    lastCycles_ = cycles;
-    next_trigger(first_, done_.posedge_event());
-    return;
-  }
+  if (!ended && cycles - lastCycles_ < window_) return;
   trace_.sample(read(), launch_);
-  // Completed (the interrupt), or no cycle since the last wake (a platform without interrupts):
-  // stop until the next launch, so that nothing is scheduled while the GPU is idle.
-  if (done_.read() || cycles == lastCycles_) {
-    armed_ = false;
-    return;  // static sensitivity: the next kernel-started event
-  }
   lastCycles_ = cycles;
-  next_trigger(period_ * static_cast<double>(window_), done_.posedge_event());
+  armed_ = !ended;  // until the next launch
 }
 
 void PowerSampler::finish() { trace_.sample(read(), launch_); }

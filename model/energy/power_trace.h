@@ -2,10 +2,11 @@
 //
 // PowerTrace turns successive snapshots of the counters into windows (the energy model evaluated
 // on each window's counter increase, so the windows add up to the run's energy exactly, up to
-// rounding). PowerSampler is the SystemC module that takes the snapshots during a simulation: it
-// wakes every N GPU clock cycles while a kernel runs (from the platform's kernel-started event to
-// the completion interrupt) and schedules nothing while the GPU is idle, so it neither keeps the
-// simulation alive nor changes a single cycle.
+// rounding). PowerSampler takes the snapshots during a simulation: armed by the platform's
+// kernel-started event, it is called after every GPU cycle (gpu::Gpu::observeCycles) and samples
+// every N cycles and when the kernel ends. It schedules no timed event of its own, so it neither
+// keeps the simulation alive nor changes the order in which the kernel runs the model's
+// processes: the statistics of a traced run are those of an untraced one.
 #pragma once
 
 #include <cstdint>
@@ -50,22 +51,22 @@ class PowerSampler : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(PowerSampler);
   // Construct after every statistic is registered (after the platform). `kernelStarted` fires at
-  // each launch, `done` rises when a kernel completes (the GPU's interrupt line).
+  // each launch.
   PowerSampler(sc_core::sc_module_name name, const EnergyModel& model, const stats::Registry& registry,
-               uint64_t windowCycles, const sc_core::sc_event& kernelStarted, const sc_core::sc_signal<bool>& done);
+               uint64_t windowCycles, const sc_core::sc_event& kernelStarted);
+  // After each GPU cycle of a kernel; `ended`: the kernel completed or faulted in it.
+  void cycle(bool ended);
   // After the simulation: counts that changed since the last sample join the last window.
   void finish();
   const PowerTrace& trace() const { return trace_; }
 
  private:
-  void wake();
+  void arm();
   std::vector<double> read() const;
 
   PowerTrace trace_;
   std::vector<std::function<double()>> readers_;
   uint64_t window_;
-  sc_core::sc_time period_, first_;
-  const sc_core::sc_signal<bool>& done_;
   const uint64_t* gpuCycles_ = nullptr;
   uint64_t lastCycles_ = 0;
   bool armed_ = false;

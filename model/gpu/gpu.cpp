@@ -284,6 +284,8 @@ void Gpu::cycleEnd() {
 bool Gpu::afterCycle(sm::GridEngine::State st) {
   lastCycles_ = engine_->cycles();
   regs.setCycles(lastCycles_);
+  const bool ended = st == sm::GridEngine::State::Done || st == sm::GridEngine::State::Faulted;
+  for (const auto& observe : cycleObservers_) observe(lastCycles_, ended);
   if (st == sm::GridEngine::State::Done) return finish(model::ErrorCode::None, ""), false;
   if (st == sm::GridEngine::State::Faulted) return finish(model::ErrorCode::KernelFault, engine_->error()), false;
   return true;

@@ -76,6 +76,13 @@ class Gpu : public sc_core::sc_module {
   // Issue schedulers of the user's own (model/sm/warp_scheduler.h) in place of issue.policy's:
   // the factory builds scheduler `scheduler` of SM `sm`. Before the simulation starts, as above.
   void setSchedulerFactory(sm::SchedulerFactory factory);
+  // An observer called after every core cycle of a kernel with the kernel's cycle count and
+  // whether the kernel ended in it (the energy layer's power sampler). Observers that only read
+  // counters this way leave the simulation exactly as it is: a process of their own, woken by
+  // timed events, would change the order in which the kernel runs other processes due at the
+  // same instant, and with it the cycle in which some memory answers are seen.
+  using CycleObserver = std::function<void(uint64_t cycles, bool ended)>;
+  void observeCycles(CycleObserver observer) { cycleObservers_.push_back(std::move(observer)); }
 
  private:
   void before_end_of_elaboration() override;  // binds the SM sockets left unbound to sm_bus_
@@ -90,6 +97,7 @@ class Gpu : public sc_core::sc_module {
   bool afterCycle(sm::GridEngine::State st);
   std::vector<std::unique_ptr<sm::SmModule>> makeSms();
   void finish(model::ErrorCode code, const std::string& error);
+  std::vector<CycleObserver> cycleObservers_;
 
   const config::GpuConfig& cfg_;
   stats::Registry& stats_;
