@@ -125,10 +125,8 @@ class BlockRunner {
     if (isLocal(in.op)) {  // every lane's offset checked before any access, as the timing model
       for (int l = 0; l < n; ++l) {
         if (!(exec >> l & 1u)) continue;
-        if (addr_[l] & 3) fault(wi, l, pc, "misaligned 32-bit access", &addr_[l]);
-        if (uint64_t{addr_[l]} + 4 > k_.localBytes)
-          fault(wi, l, pc, "local memory access out of bounds (" + std::to_string(k_.localBytes) + " bytes per thread)",
-                &addr_[l]);
+        if (const std::string why = localOffsetFault(addr_[l], k_.localBytes); !why.empty())
+          fault(wi, l, pc, why, &addr_[l]);
       }
       w.localToGlobal(exec, addr_, global_);
       addr = global_;

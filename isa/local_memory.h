@@ -32,6 +32,15 @@ inline uint32_t localAddress(uint32_t base, uint32_t threads, uint32_t thread, u
   return base + static_cast<uint32_t>((uint64_t{offset / 4} * threads + thread) * 4);
 }
 
+// Why an access at local byte offset `offset` faults ("" when it does not), worded alike by the
+// interpreter and the timing model: misaligned first, then past the kernel's `.local` bytes.
+inline std::string localOffsetFault(uint32_t offset, uint32_t localBytes) {
+  if (offset & 3) return "misaligned 32-bit access";
+  if (uint64_t{offset} + 4 > localBytes)
+    return "local memory access out of bounds (" + std::to_string(localBytes) + " bytes per thread)";
+  return {};
+}
+
 // Bytes of the local space of a launch of `k` with `l`'s shape.
 inline uint64_t localSpaceBytes(const Kernel& k, const LaunchConfig& l) {
   return uint64_t{k.localBytes} * l.grid.count() * l.block.count();

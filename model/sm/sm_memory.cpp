@@ -10,6 +10,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "isa/local_memory.h"
 #include "model/sm/sm_core.h"
 #include "model/sm/sm_core_state.h"
 
@@ -125,10 +126,8 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   if (isa::isLocal(in.op)) {  // per-thread offsets, checked as the interpreter does, become global addresses
     const uint32_t bytes = image_.kernel->localBytes;
     for (int l = 0; l < W; ++l) {
-      if (!(exec >> l & 1u) || (!(addr[l] & 3) && uint64_t{addr[l]} + 4 <= bytes)) continue;
-      const FaultSite at{-1, l, addr[l]};
-      if (addr[l] & 3) return setFault(slot, "misaligned 32-bit access", at);
-      return setFault(slot, "local memory access out of bounds (" + std::to_string(bytes) + " bytes per thread)", at);
+      if (!(exec >> l & 1u) || (!(addr[l] & 3) && uint64_t{addr[l]} + 4 <= bytes)) continue;  // (the quick test)
+      return setFault(slot, isa::localOffsetFault(addr[l], bytes), FaultSite{-1, l, addr[l]});
     }
     ctx.localToGlobal(exec, addr, addr);
   }

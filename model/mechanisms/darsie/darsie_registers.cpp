@@ -292,7 +292,6 @@ void DarsieMechanism::barrierReleased(sm::BlockSlot& b) {
   for (int s : b.warps)
     if (pc == ~0u && !sm_.warps[s].done && eligible(sm_.warps[s])) pc = sm_.warps[s].barrierPc;
   const uint64_t redundant = pc == ~0u ? 0 : d.marking.redundantAtBarrier[isa::Kernel::indexOf(pc)];
-  const auto& byIndex = b.warps;  // slots by index in block
   for (int s : b.warps) {
     sm::WarpSlot& w = sm_.warps[s];
     DarsieWarp& dw = d.warps[s];
@@ -317,7 +316,7 @@ void DarsieMechanism::barrierReleased(sm::BlockSlot& b) {
       mapReg(s, static_cast<uint8_t>(r), p);
       d.adopted++;
       // darsie-early-skip: a version the source still waits for is waited for by the adopter too
-      if (const int src = byIndex[source]; d.earlySkip && d.warps[src].heldFor[r] >= 0)
+      if (const int src = b.warps[static_cast<size_t>(source)]; d.earlySkip && d.warps[src].heldFor[r] >= 0)
         holdEarly(s, static_cast<uint8_t>(r), db.table[d.warps[src].heldFor[r]]);
     }
   }
