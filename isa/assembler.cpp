@@ -392,7 +392,8 @@ class Assembler {
       case Format::Load: {
         in.d = gpr("the destination"); comma();
         int col = memOperand(in);
-        if (in.op == Op::LD_GLOBAL && !in.hasBase) fail(col, "ld.global needs a base register");
+        if ((in.op == Op::LD_GLOBAL || in.op == Op::LD_GLOBAL_NC) && !in.hasBase)
+          fail(col, std::string(info(in.op).name.substr(0, info(in.op).name.size() - 4)) + " needs a base register");
         localOperand(in, m, col);
         break;
       }

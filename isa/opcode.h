@@ -65,6 +65,15 @@ inline constexpr std::array<OpInfo, kNumOps> kOpTable = {{
 inline const OpInfo& info(Op op) { return kOpTable[static_cast<size_t>(op)]; }
 // ld.local / st.local: the address is an offset in the thread's local space.
 inline bool isLocal(Op op) { return op == Op::LD_LOCAL || op == Op::ST_LOCAL; }
+// The cache a global load goes through in the timing model: the L1 data cache as configured
+// (l1.enabled), the L1 always (read-only data: GPGPU-Sim caches .nc loads in the L1 even with
+// -gpgpu_gmem_skip_L1D 1), or the constant cache.
+enum class LoadPath : uint8_t { Data, ReadOnly, Constant };
+inline LoadPath loadPath(Op op) {
+  return op == Op::LD_GLOBAL_NC ? LoadPath::ReadOnly
+         : op == Op::LD_CONST   ? LoadPath::Constant
+                                : LoadPath::Data;
+}
 std::optional<Op> opByName(std::string_view name);
 std::string_view className(OpClass c);
 

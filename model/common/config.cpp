@@ -58,7 +58,12 @@ void checkConfig(const GpuConfig& c) {
               kv(c, "frontend.fetch_width") + " 8-byte instructions");
   checkCache(c, "instruction cache", "frontend.icache_", c.frontend.icache_size,
              c.frontend.icache_line, c.frontend.icache_assoc);
-  if (c.l1.enabled) checkCache(c, "L1", "l1.", c.l1.size, c.l1.line, c.l1.assoc);
+  // (The L1 caches ld.global.nc loads even when l1.enabled is false.)
+  checkCache(c, "L1", "l1.", c.l1.size, c.l1.line, c.l1.assoc);
+  require(c.const_cache.size % (static_cast<long long>(c.l1.line) * c.const_cache.assoc) == 0,
+          kv(c, "const_cache.size") + " must be a multiple of l1.line * const_cache.assoc = " +
+              std::to_string(static_cast<long long>(c.l1.line) * c.const_cache.assoc) +
+              " (whole constant cache sets; its line is l1.line)");
   if (c.l2.enabled) {
     checkCache(c, "L2", "l2.", c.l2.size, c.l2.line, c.l2.assoc);
     const long long slices = static_cast<long long>(c.dram.channels) * c.l2.sub_partitions;

@@ -79,6 +79,10 @@ struct GpuConfig {
     bool enabled;
     int size, line, assoc, banks, mshrs, mshr_merge, hit_latency;
   } l1;
+  // The constant cache (ld.const); its line is l1.line, the coalescer's segment.
+  struct ConstCache {
+    int size, assoc, mshrs, mshr_merge, hit_latency;
+  } const_cache;
   struct Shared {
     int size, banks, bank_width, latency;
   } shared;

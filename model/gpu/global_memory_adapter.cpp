@@ -9,28 +9,45 @@
 
 namespace simtlm::gpu {
 
+namespace {
+
+// The L1 always caches what it is sent: with l1.enabled false it is sent ld.global.nc only.
+config::GpuConfig::L1 l1Config(const config::GpuConfig& cfg) {
+  config::GpuConfig::L1 c = cfg.l1;
+  c.enabled = true;
+  return c;
+}
+
+// The constant cache as a cache of the L1's shape: its line is the coalescer's segment.
+config::GpuConfig::L1 constCacheConfig(const config::GpuConfig& cfg) {
+  const auto& k = cfg.const_cache;
+  return {true, k.size, cfg.l1.line, k.assoc, 1, k.mshrs, k.mshr_merge, k.hit_latency};
+}
+
+}  // namespace
+
 GlobalMemoryAdapter::GlobalMemoryAdapter(mem::Downstream& down, const config::GpuConfig& cfg,
                                          int maxOutstanding, stats::Registry& stats,
                                          const std::string& prefix)
     : down_(down),
       log_(log::get("gpu." + prefix + ".ldst")),
       coalescer_({static_cast<unsigned>(cfg.l1.line), static_cast<unsigned>(cfg.gpu.warp_size), 1},
-                 [this](const mem::MemTransaction& t, uint64_t tag) {
-                   return l1_ ? sendToL1(t, tag) : send(t, tag);
-                 },
+                 [this](const mem::MemTransaction& t, uint64_t tag) { return route(t, tag); },
                  stats::Group(stats, prefix + ".coalescer")),
+      l1Enabled_(cfg.l1.enabled),
+      l1_(l1Config(cfg), down_, [this](const mem::L1Response& r) { cacheDone(r); },
+          stats::Group(stats, prefix + ".l1")),
+      constCache_(constCacheConfig(cfg), down_, [this](const mem::L1Response& r) { cacheDone(r); },
+                  stats::Group(stats, prefix + ".const_cache")),
       lineMask_(~static_cast<uint64_t>(cfg.l1.line - 1)),
-      maxOutstanding_(maxOutstanding) {
-  if (cfg.l1.enabled)
-    l1_ = std::make_unique<mem::L1Cache>(cfg.l1, down_, [this](const mem::L1Response& r) { l1Done(r); },
-                                         stats::Group(stats, prefix + ".l1"));
-}
+      maxOutstanding_(maxOutstanding) {}
 
 void GlobalMemoryAdapter::startKernel(uint64_t cycle) {
   now_ = 0;
   kernelStart_ = cycle;
   // Idle: a kernel that faulted had its adapters rebuilt (Gpu::release).
-  if (l1_ && l1_->idle()) l1_->reset();
+  if (l1_.idle()) l1_.reset();
+  if (constCache_.idle()) constCache_.reset();
 }
 
 bool GlobalMemoryAdapter::canAccept() const {
@@ -54,6 +71,22 @@ void GlobalMemoryAdapter::issue(const sm::GlobalRequest& request) {
     return;
   }
   coalescer_.accept(addr, a.mask, 4, tag, now_);
+}
+
+bool GlobalMemoryAdapter::route(const mem::MemTransaction& t, uint64_t tag) {
+  const sm::GlobalAccess& a = accesses_.at(tag).a;
+  switch (isa::loadPath(a.op)) {
+    case isa::LoadPath::Constant: return sendToCache(constCache_, t, tag);
+    case isa::LoadPath::ReadOnly: return sendToCache(l1_, t, tag);
+    case isa::LoadPath::Data: break;
+  }
+  if (isa::info(a.op).format != isa::Format::Load) {  // a write: no cache keeps an older copy
+    constCache_.invalidateLine(t.address);
+    if (l1Enabled_) return sendToCache(l1_, t, tag);  // (written through there)
+    l1_.invalidateLine(t.address);
+    return send(t, tag);
+  }
+  return l1Enabled_ ? sendToCache(l1_, t, tag) : send(t, tag);
 }
 
 bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag) {
@@ -103,10 +136,11 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag) {
   return true;  // the downstream queues what it cannot send yet
 }
 
-// One segment transaction as an L1 request: a line load, or the lanes' word operations (lane
-// order, byte offsets from the segment, which is the line) of a store or an atomic. Refused
-// (the coalescer retries next cycle) when the L1 has no MSHR for it.
-bool GlobalMemoryAdapter::sendToL1(const mem::MemTransaction& t, uint64_t tag) {
+// One segment transaction as a request to a cache: a line load, or the lanes' word operations
+// (lane order, byte offsets from the segment, which is the line) of a store or an atomic.
+// Refused (the coalescer retries next cycle) when the cache has no MSHR for it.
+bool GlobalMemoryAdapter::sendToCache(mem::L1Cache& cache, const mem::MemTransaction& t,
+                                      uint64_t tag) {
   Access& acc = accesses_.at(tag);
   const sm::GlobalAccess& a = acc.a;
   const isa::Format f = isa::info(a.op).format;
@@ -121,17 +155,17 @@ bool GlobalMemoryAdapter::sendToL1(const mem::MemTransaction& t, uint64_t tag) {
     for (int l = 0; l < 32; ++l)
       if (t.lanes >> l & 1u) rq.ops.push(static_cast<uint32_t>(a.addr[l] - t.address), a.data[l], a.data2[l]);
   }
-  if (!l1_->canAccept(rq)) return false;
+  if (!cache.canAccept(rq)) return false;
   acc.inFlight++;
   if (t.last) acc.allSent = true;
-  l1_->accept(rq, now_);
+  cache.accept(rq, now_);
   return true;
 }
 
-// The L1 answers one transaction of access `tag`: a load with its line (each lane of the access
+// A cache answers one transaction of access `tag`: a load with its line (each lane of the access
 // on that line takes its word), an atomic with one old word per op (its lanes in lane order), a
 // store with nothing.
-void GlobalMemoryAdapter::l1Done(const mem::L1Response& r) {
+void GlobalMemoryAdapter::cacheDone(const mem::L1Response& r) {
   Access& x = accesses_.at(r.tag);
   if (r.ok && r.kind != mem::L1Request::Kind::Store) {
     unsigned i = 0;
@@ -158,7 +192,8 @@ void GlobalMemoryAdapter::finishOne(uint64_t tag, bool ok) {
 void GlobalMemoryAdapter::tick(uint64_t cycle) {
   now_ = cycle;
   coalescer_.tick(cycle);  // transactions into the L1 (or to memory), accepted at `cycle`
-  if (l1_ && !l1_->idle()) l1_->tick(cycle);  // memory answers, due hits, one request out
+  if (!l1_.idle()) l1_.tick(cycle);  // memory answers, due hits, one request out
+  if (!constCache_.idle()) constCache_.tick(cycle);
   while (!finished_.empty()) {
     const uint64_t tag = finished_.front();
     finished_.pop_front();

@@ -1,16 +1,23 @@
 // Connects an SM's global-memory port to the memory system: each warp access is coalesced
-// into segment transactions (l1.line bytes; one handed on per cycle by mem::Coalescer).
-//   l1.enabled   every transaction goes to the SM's mem::L1Cache (statistics `sm<N>.l1`):
-//                loads as line loads (hits answered hit_latency cycles after accept, misses
-//                through MSHRs and a line fill from memory, hit_latency cycles after accept as
-//                well), stores written through with byte enables, atomics performed at memory
-//                with their per-lane operations; the L1 reaches memory through `down`.
-//   otherwise    straight to `down`: loads read the touched span of each segment, stores write
-//                it with byte enables, atomics travel with their per-lane operations.
+// into segment transactions (l1.line bytes; one handed on per cycle by mem::Coalescer), and each
+// transaction goes the way isa::loadPath says:
+//   the L1       (mem::L1Cache, statistics `sm<N>.l1`) every access when l1.enabled, and
+//                ld.global.nc loads always (GPGPU-Sim caches .nc loads in the L1 even with
+//                -gpgpu_gmem_skip_L1D 1): loads as line loads (hits answered hit_latency cycles
+//                after accept, misses through MSHRs and a line fill from memory), stores written
+//                through with byte enables, atomics performed at memory with their per-lane
+//                operations; the L1 reaches memory through `down`.
+//   the constant cache  (a second mem::L1Cache, `sm<N>.const_cache`, const_cache.*) ld.const.
+//   memory       otherwise, straight to `down`: loads read the touched span of each segment,
+//                stores write it with byte enables, atomics travel with their per-lane
+//                operations.
+// A store or atomic that passes a cache invalidates the line there, so neither cache holds a
+// word older than this SM's own writes.
 // Lanes are in lane order everywhere, so the highest lane wins a shared word as in the
 // interpreter. Completions are recorded and written to the SM's response channel in tick()
-// (sm/global_access.h), so the SM sees them in its own cycle order. The memory-side objects answer through `down` (the TLM MemPort in the
-// GPU; a fake in tests). Logger gpu.sm<N>.ldst traces each access accepted and answered.
+// (sm/global_access.h), so the SM sees them in its own cycle order. The memory-side objects
+// answer through `down` (the TLM MemPort in the GPU; a fake in tests). Logger gpu.sm<N>.ldst
+// traces each access accepted and answered.
 #pragma once
 
 #include <deque>
@@ -31,7 +38,7 @@ namespace simtlm::gpu {
 
 class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
  public:
-  // Statistics under `prefix` (`sm<N>`): `.coalescer`, and `.l1` when cfg.l1.enabled.
+  // Statistics under `prefix` (`sm<N>`): `.coalescer`, `.l1` and `.const_cache`.
   GlobalMemoryAdapter(mem::Downstream& down, const config::GpuConfig& cfg, int maxOutstanding,
                       stats::Registry& stats, const std::string& prefix);
   // At each kernel launch: the L1 is invalidated (the host may have written memory) and the
@@ -41,8 +48,9 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   bool canAccept() const override;
   void issue(const sm::GlobalRequest& request) override;
   void tick(uint64_t cycle) override;
-  bool idle() const override { return accesses_.empty() && coalescer_.idle() && (!l1_ || l1_->idle()); }
-  const mem::L1Cache* l1() const { return l1_.get(); }
+  bool idle() const override {
+    return accesses_.empty() && coalescer_.idle() && l1_.idle() && constCache_.idle();
+  }
 
  private:
   struct Access {
@@ -53,9 +61,10 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
     std::array<uint32_t, 32> words{};
     std::string error;
   };
+  bool route(const mem::MemTransaction& t, uint64_t tag);
   bool send(const mem::MemTransaction& t, uint64_t tag);
-  bool sendToL1(const mem::MemTransaction& t, uint64_t tag);
-  void l1Done(const mem::L1Response& r);
+  bool sendToCache(mem::L1Cache& cache, const mem::MemTransaction& t, uint64_t tag);
+  void cacheDone(const mem::L1Response& r);
   void finishOne(uint64_t tag, bool ok);
 
   mem::Downstream& down_;
@@ -63,7 +72,9 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   uint64_t kernelStart_ = 0;
   sc_core::sc_fifo_out_if<sm::GlobalResponse>* responses_ = nullptr;
   mem::Coalescer coalescer_;
-  std::unique_ptr<mem::L1Cache> l1_;  // null when l1.enabled is false
+  bool l1Enabled_;         // plain global accesses go through the L1
+  mem::L1Cache l1_;        // installs lines even when l1Enabled_ is false (ld.global.nc)
+  mem::L1Cache constCache_;
   uint64_t lineMask_;
   int maxOutstanding_;
   uint64_t nextTag_ = 0, now_ = 0;

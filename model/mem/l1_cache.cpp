@@ -105,6 +105,18 @@ void L1Cache::writeLines(const L1Request& r, bool invalidate) {
   }
 }
 
+void L1Cache::invalidateLine(std::uint64_t address) {
+  if (wayOf_.empty() && open_.empty()) return;  // (the common case: nothing cached)
+  const std::uint64_t line = lineOf(address);
+  auto range = open_.equal_range(line);
+  for (auto it = range.first; it != range.second; ++it) mshrs_[it->second].stale = true;
+  open_.erase(line);
+  if (const int i = find(line); i >= 0) {
+    wayOf_.erase(line);
+    ways_[i].line = Way::kNoLine;
+  }
+}
+
 void L1Cache::accept(const L1Request& r, std::uint64_t cycle) {
   now_ = std::max(now_, cycle);
   ++accesses_;

@@ -71,6 +71,9 @@ class L1Cache {
   // Between kernels (the cache must be idle): invalidates every line, since the host may have
   // written memory behind the cache, and restarts the cache's clock at cycle 0.
   void reset();
+  // A write that goes to memory past this cache (the L1 bypassed, or another cache of the SM):
+  // drops the line holding `address` and keeps fills in flight for it from being installed.
+  void invalidateLine(std::uint64_t address);
 
   // For clock gating: the first cycle at which tick() has work (max() while only waiting for
   // memory), and a hook called when a memory response arrives.

@@ -87,7 +87,9 @@ const char* const kMemoryKernel = R"(
   ld.param.b32 r2, [IN]
   add.u32 r2, r2, r1
   ld.global.b32 r3, [r2+4]       // IN[tid + 1]
-  ld.global.b32 r4, [r2-0]       // IN[tid]
+  ld.global.nc.b32 r4, [r2-0]    // IN[tid], read-only path
+  add.u32 r3, r3, r4
+  ld.const.b32 r4, [r2+4]        // IN[tid + 1] again, through the constant cache
   add.u32 r3, r3, r4
   st.shared.b32 [r1+8], r3       // shared[tid + 2]
   setp.eq.b32 p0, r0, 0
@@ -116,7 +118,7 @@ TEST(SemanticsInterp, MemoryAndBarrier) {
   auto o = r["OUT"];
   for (uint32_t t = 0; t < 64; ++t) {
     uint32_t p = t ^ 32;
-    EXPECT_EQ(o[t], 3 * (in[p] + in[p + 1] + 5)) << "tid " << t;
+    EXPECT_EQ(o[t], 3 * (in[p] + 2 * in[p + 1] + 5)) << "tid " << t;
   }
   EXPECT_EQ(r.counts.barriers, 4u);  // two barriers, two blocks
   EXPECT_EQ(r.counts.blocks, 2u);

@@ -56,7 +56,7 @@ TEST(Config, TableKeysAreUniqueAndDescribed) {
     GpuConfig c;
     EXPECT_EQ(p.format(c), p.defaultText) << p.key;  // the default round-trips
   }
-  EXPECT_EQ(params().size(), 80u + simtlm::isa::kNumOpClasses);  // 80: l2.dram_queue
+  EXPECT_EQ(params().size(), 85u + simtlm::isa::kNumOpClasses);  // 85: const_cache.*
   EXPECT_NE(findParam("exec.latency.load_shared"), nullptr);
   EXPECT_NE(findParam("sm.scheduling"), nullptr);
 }
@@ -173,7 +173,13 @@ TEST(Config, CrossFieldChecksNameTheParametersAndWhereTheyCameFrom) {
   EXPECT_EQ(resolveError({"dram.banks_per_channel=12"}),
             "dram.banks_per_channel = 12 must be a power of two with dram.scheduler=frfcfs (banks "
             "are address bits) [dram.banks_per_channel from --set]");
-  EXPECT_EQ(resolveError({"l1.enabled=false", "l1.size=1000"}), "");  // a disabled L1 is not checked
+  // The L1 is checked even when disabled: it caches ld.global.nc loads.
+  EXPECT_EQ(resolveError({"l1.enabled=false", "l1.size=1000"}),
+            "l1.size = 1000 must be a multiple of l1.line * l1.assoc = 12288 (whole L1 sets) "
+            "[l1.size from --set]");
+  EXPECT_EQ(resolveError({"const_cache.size=1000"}),
+            "const_cache.size = 1000 must be a multiple of l1.line * const_cache.assoc = 256 "
+            "(whole constant cache sets; its line is l1.line) [const_cache.size from --set]");
   EXPECT_EQ(resolveError({"l2.line=96"}), "l2.line = 96 must be a power of two [l2.line from --set]");
   EXPECT_EQ(resolveError({"exec.simd_width=12"}),
             "gpu.warp_size = 32 must be a multiple of exec.simd_width = 12 [exec.simd_width from --set]");
