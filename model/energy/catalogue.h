@@ -43,7 +43,7 @@ struct ComponentSpec {
   std::string mechanism;  // "" for the baseline machine; "darsie": DARSIE's overhead
   bool onChip = true;     // scaled with the supply voltage (DRAM is not: its own supply)
   std::vector<EventSpec> events;
-  std::string needs = "";  // "l1" / "l2": charged only when the machine has that cache
+  std::string needs = "";  // "l2": charged only when the machine has that cache
 };
 
 // Every component, in report order.

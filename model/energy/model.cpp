@@ -27,7 +27,6 @@ RunInfo runInfoFromConfig(const nlohmann::json& config, const std::string& mecha
   r.l2Line = config.value("l2.line", 128);
   r.clockMhz = config.value("gpu.core_clock_mhz", 1480.0);
   r.mechanism = mechanism;
-  r.l1 = config.value("l1.enabled", true);
   r.l2 = config.value("l2.enabled", true);
   return r;
 }
@@ -71,8 +70,7 @@ EnergyModel::EnergyModel(const EnergyTable& table, const RunInfo& run, const Ope
   for (size_t c = 0; c < cat.size(); ++c) {
     const ComponentSpec& spec = cat[c];
     const ComponentEntry& entry = table.components[c];
-    active_.push_back(mechanismUses(run.mechanism, spec.mechanism) && (spec.needs != "l1" || run.l1) &&
-                      (spec.needs != "l2" || run.l2));
+    active_.push_back(mechanismUses(run.mechanism, spec.mechanism) && (spec.needs != "l2" || run.l2));
     if (!active_.back()) continue;
     const double dyn = spec.onChip ? dynScale_ : 1.0, stat = spec.onChip ? statScale_ : 1.0;
     const int sms = spec.scope == Scope::PerSm ? run.numSms : 1;

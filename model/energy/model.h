@@ -26,7 +26,7 @@ struct RunInfo {
   int l2Line = 128;         // l2.line
   double clockMhz = 1480;   // gpu.core_clock_mhz: the clock the cycles were counted at
   std::string mechanism = "baseline";
-  bool l1 = true, l2 = true;  // l1.enabled, l2.enabled: a cache the machine lacks costs nothing
+  bool l2 = true;  // l2.enabled: an L2 the machine lacks costs nothing (the L1 is always there)
 };
 // RunInfo from a run's resolved configuration (the `config` object of a result file) and mechanism.
 RunInfo runInfoFromConfig(const nlohmann::json& config, const std::string& mechanism);
