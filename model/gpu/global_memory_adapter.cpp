@@ -74,23 +74,22 @@ void GlobalMemoryAdapter::issue(const sm::GlobalRequest& request) {
 }
 
 bool GlobalMemoryAdapter::route(const mem::MemTransaction& t, uint64_t tag) {
-  const sm::GlobalAccess& a = accesses_.at(tag).a;
-  switch (isa::loadPath(a.op)) {
-    case isa::LoadPath::Constant: return sendToCache(constCache_, t, tag);
-    case isa::LoadPath::ReadOnly: return sendToCache(l1_, t, tag);
+  Access& acc = accesses_.at(tag);
+  switch (isa::loadPath(acc.a.op)) {
+    case isa::LoadPath::Constant: return sendToCache(constCache_, t, tag, acc);
+    case isa::LoadPath::ReadOnly: return sendToCache(l1_, t, tag, acc);
     case isa::LoadPath::Data: break;
   }
-  if (isa::info(a.op).format != isa::Format::Load) {  // a write: no cache keeps an older copy
+  if (isa::info(acc.a.op).format != isa::Format::Load) {  // a write: no cache keeps an older copy
     constCache_.invalidateLine(t.address);
-    if (l1Enabled_) return sendToCache(l1_, t, tag);  // (written through there)
+    if (l1Enabled_) return sendToCache(l1_, t, tag, acc);  // (written through there)
     l1_.invalidateLine(t.address);
-    return send(t, tag);
+    return send(t, tag, acc);
   }
-  return l1Enabled_ ? sendToCache(l1_, t, tag) : send(t, tag);
+  return l1Enabled_ ? sendToCache(l1_, t, tag, acc) : send(t, tag, acc);
 }
 
-bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag) {
-  Access& acc = accesses_.at(tag);
+bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag, Access& acc) {
   const sm::GlobalAccess& a = acc.a;
   const uint64_t base = t.address + t.begin;
   const unsigned size = t.end - t.begin;
@@ -140,8 +139,7 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag) {
 // (lane order, byte offsets from the segment, which is the line) of a store or an atomic.
 // Refused (the coalescer retries next cycle) when the cache has no MSHR for it.
 bool GlobalMemoryAdapter::sendToCache(mem::L1Cache& cache, const mem::MemTransaction& t,
-                                      uint64_t tag) {
-  Access& acc = accesses_.at(tag);
+                                      uint64_t tag, Access& acc) {
   const sm::GlobalAccess& a = acc.a;
   const isa::Format f = isa::info(a.op).format;
   mem::L1Request rq;

@@ -62,8 +62,9 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
     std::string error;
   };
   bool route(const mem::MemTransaction& t, uint64_t tag);
-  bool send(const mem::MemTransaction& t, uint64_t tag);
-  bool sendToCache(mem::L1Cache& cache, const mem::MemTransaction& t, uint64_t tag);
+  // (`acc` is accesses_[tag], looked up once per transaction.)
+  bool send(const mem::MemTransaction& t, uint64_t tag, Access& acc);
+  bool sendToCache(mem::L1Cache& cache, const mem::MemTransaction& t, uint64_t tag, Access& acc);
   void cacheDone(const mem::L1Response& r);
   void finishOne(uint64_t tag, bool ok);
 
