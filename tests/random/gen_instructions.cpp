@@ -91,15 +91,25 @@ void Gen::randomAlu(const Ctx& c) {
   ins(text);
 }
 
-// A load from IN at an index masked into the buffer: coalesced (by thread), uniform (the
-// same word for the whole block, a TB-redundant load), scattered (by lane, uncoalesced) or
-// data-dependent.
+// The opcode of a load from IN. No kernel stores to IN or performs atomics on it, so it may be
+// read through the read-only path (ld.global.nc: always the L1) or the constant cache
+// (ld.const), as a CUDA kernel reads its inputs with __ldg or from __constant__ memory
+// (ISA.md 8.2); neither cache is coherent, which only a write to IN could show.
+std::string Gen::inLoad(int plainPercent) {
+  if (rng.chance(plainPercent)) return "ld.global.b32";
+  return rng.chance(50) ? "ld.global.nc.b32" : "ld.const.b32";
+}
+
+// A load from IN at an index masked into the buffer: coalesced (by thread), uniform (the same
+// word for the block, a TB-redundant load, or for the whole grid, the constant cache's case),
+// scattered (by lane, uncoalesced) or data-dependent; plain, read-only or constant.
 void Gen::globalLoad(const Ctx& c) {
   const std::string a = r(kTmpA);
-  switch (rng.below(4)) {
+  switch (rng.below(5)) {
     case 0: ins("add.u32 " + a + ", " + r(kGid) + ", " + std::to_string(rng.range(0, 64))); break;
     case 1: ins("s2r " + a + ", %ctaid.x"); break;
     case 2: ins("mul.lo.u32 " + a + ", " + r(kLane) + ", " + std::to_string(rng.range(33, 200))); break;
+    case 3: ins("mov.b32 " + a + ", " + std::to_string(rng.below(kInWords))); break;
     default: ins("mov.b32 " + a + ", " + source(c)); break;
   }
   const bool withOffset = rng.chance(30);
@@ -107,7 +117,7 @@ void Gen::globalLoad(const Ctx& c) {
   ins("shl.b32 " + a + ", " + a + ", 2");
   ins("add.u32 " + a + ", " + a + ", " + r(kInBase));
   const std::string off = withOffset ? "+" + std::to_string(4 * rng.range(0, kInWords / 2 - 1)) : "";
-  ins(guardOf(rng, 15) + "ld.global.b32 " + work() + ", [" + a + off + "]");
+  ins(guardOf(rng, 15) + inLoad(50) + " " + work() + ", [" + a + off + "]");
 }
 
 // A store into this thread's own output slots (overwritten by the final dump, but a store

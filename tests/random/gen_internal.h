@@ -17,7 +17,7 @@ enum Reg : int {
   kTid = 0,      // linear thread index in the block
   kGid = 1,      // global thread index
   kOutPtr = 2,   // this thread's output slots
-  kInBase = 3,   // IN buffer
+  kInBase = 3,   // IN buffer (only ever loaded: read-only and constant loads read it too)
   kWarp = 4,     // %warpid
   kLane = 5,     // %laneid
   kCounter = 6,  // loop counters r6, r7 (by loop depth)
@@ -65,6 +65,7 @@ class Gen {
   std::string work() { return r(work_[rng.below(static_cast<uint32_t>(work_.size()))]); }
   std::string source(const Ctx& c);  // a work register, an index register or a loop counter
   void randomAlu(const Ctx& c);
+  std::string inLoad(int plainPercent);  // ld.global, ld.global.nc or ld.const (IN is never written)
   void globalLoad(const Ctx& c);
   void globalStore();
   void localAccess();

@@ -184,7 +184,7 @@ void Gen::prologue() {
         ins("and.b32 " + a + ", " + r(rng.chance(50) ? kGid : kTid) + ", " + std::to_string(kInWords - 1));
         ins("shl.b32 " + a + ", " + a + ", 2");
         ins("add.u32 " + a + ", " + a + ", " + r(kInBase));
-        ins("ld.global.b32 " + r(w) + ", [" + a + "]");
+        ins(inLoad(60) + " " + r(w) + ", [" + a + "]");
       }
     }
   }
@@ -255,7 +255,7 @@ void Gen::loop(const Ctx& c, int& budget, bool uniform) {
       ins("s2r " + a + ", %ctaid.x");
       ins("shl.b32 " + a + ", " + a + ", 2");
       ins("add.u32 " + a + ", " + a + ", " + r(kInBase));
-      ins("ld.global.b32 " + trip + ", [" + a + "]");
+      ins(inLoad(50) + " " + trip + ", [" + a + "]");
       ins("and.b32 " + trip + ", " + trip + ", 3");
     }
   } else {
