@@ -11,7 +11,8 @@
 // emits under -use_fast_math; docs/workloads/binomial.md). As nvcc compiles it: S * e - X and the sums of products contracted to fma; (d > 0) ? d : 0 as
 // max.f32(d, 0) (the same value for every d, NaN and -0 included); the tile pointer
 // &d_Call[c_base + tid] computed once for the load and the flush. The option data
-// (S, X, vDt, puByDf, pdByDf per option) is a global array instead of __constant__ memory.
+// (S, X, vDt, puByDf, pdByDf per option), __constant__ in the original, is a global array read
+// with ld.const (through the constant cache).
 .kernel binomialOptionsKernel
 .regs 18
 .shared 2056                      // callA[CACHE_SIZE + 1] at 0, callB[CACHE_SIZE + 1] at 1028
@@ -37,11 +38,11 @@
   mul.lo.u32 r4, r1, 20
   ld.param.b32 r5, [OPTION_DATA]
   add.u32 r9, r5, r4              // &d_OptionData[blockIdx.x]
-  ld.global.b32 r4, [r9]          // S
-  ld.global.b32 r5, [r9+4]        // X
-  ld.global.b32 r6, [r9+8]        // vDt
-  ld.global.b32 r7, [r9+12]       // puByDf
-  ld.global.b32 r8, [r9+16]       // pdByDf
+  ld.const.b32 r4, [r9]           // S
+  ld.const.b32 r5, [r9+4]         // X
+  ld.const.b32 r6, [r9+8]         // vDt
+  ld.const.b32 r7, [r9+12]        // puByDf
+  ld.const.b32 r8, [r9+16]        // pdByDf
   // for (i = tid; i <= NUM_STEPS; i += CACHE_SIZE) d_Call[i] = expiryCallValue(S, X, vDt, i);
   setp.gt.s32 p0, r0, r2
   @p0 bra expiry_done

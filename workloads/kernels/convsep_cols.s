@@ -5,10 +5,11 @@
 // to an fma, in that order. KERNEL_RADIUS 8 (17 taps); one thread per pixel; launched with 16x16
 // blocks (DARSIE Table 1 "CONVTEXT"; the SDK launches 16x12). As nvcc schedules the unrolled
 // taps, the fetches run ahead of the fma chain: four taps' loads, then their four fmas.
-// Simplified: the texture fetch at the texel centre is a plain global load whose row is
-// clamped to the image explicitly (the texture's clamp addressing); c_Kernel, a __constant__
-// array indexed by constants (an FFMA operand in SASS), is a global buffer read at a uniform
-// address next to each tap.
+// Simplified: the texture fetch at the texel centre is an ld.global.nc (read-only, cached in
+// the L1 as the texture cache would) whose row is clamped to the image explicitly (the
+// texture's clamp addressing); c_Kernel, a __constant__ array indexed by constants (an FFMA
+// operand in SASS), is a global buffer read with ld.const (through the constant cache) at a
+// uniform address next to each tap.
 .kernel convsep_cols
 .regs 16
 .param DST            // float d_Dst[imageH][imageW]
@@ -42,26 +43,26 @@
   max.s32 r7, r7, 0
   min.s32 r7, r7, r3
   mad.lo.u32 r7, r7, r15, r4
-  ld.global.b32 r7, [r7]          // tex2D(x, y + 8)
-  ld.global.b32 r11, [r5+0]       // c_Kernel[0]
+  ld.global.nc.b32 r7, [r7]       // tex2D(x, y + 8)
+  ld.const.b32 r11, [r5+0]        // c_Kernel[0]
   add.u32 r8, r1, 7
   max.s32 r8, r8, 0
   min.s32 r8, r8, r3
   mad.lo.u32 r8, r8, r15, r4
-  ld.global.b32 r8, [r8]          // tex2D(x, y + 7)
-  ld.global.b32 r12, [r5+4]       // c_Kernel[1]
+  ld.global.nc.b32 r8, [r8]       // tex2D(x, y + 7)
+  ld.const.b32 r12, [r5+4]        // c_Kernel[1]
   add.u32 r9, r1, 6
   max.s32 r9, r9, 0
   min.s32 r9, r9, r3
   mad.lo.u32 r9, r9, r15, r4
-  ld.global.b32 r9, [r9]          // tex2D(x, y + 6)
-  ld.global.b32 r13, [r5+8]       // c_Kernel[2]
+  ld.global.nc.b32 r9, [r9]       // tex2D(x, y + 6)
+  ld.const.b32 r13, [r5+8]        // c_Kernel[2]
   add.u32 r10, r1, 5
   max.s32 r10, r10, 0
   min.s32 r10, r10, r3
   mad.lo.u32 r10, r10, r15, r4
-  ld.global.b32 r10, [r10]        // tex2D(x, y + 5)
-  ld.global.b32 r14, [r5+12]      // c_Kernel[3]
+  ld.global.nc.b32 r10, [r10]     // tex2D(x, y + 5)
+  ld.const.b32 r14, [r5+12]       // c_Kernel[3]
   fma.f32 r6, r7, r11, r6
   fma.f32 r6, r8, r12, r6
   fma.f32 r6, r9, r13, r6
@@ -70,26 +71,26 @@
   max.s32 r7, r7, 0
   min.s32 r7, r7, r3
   mad.lo.u32 r7, r7, r15, r4
-  ld.global.b32 r7, [r7]          // tex2D(x, y + 4)
-  ld.global.b32 r11, [r5+16]      // c_Kernel[4]
+  ld.global.nc.b32 r7, [r7]       // tex2D(x, y + 4)
+  ld.const.b32 r11, [r5+16]       // c_Kernel[4]
   add.u32 r8, r1, 3
   max.s32 r8, r8, 0
   min.s32 r8, r8, r3
   mad.lo.u32 r8, r8, r15, r4
-  ld.global.b32 r8, [r8]          // tex2D(x, y + 3)
-  ld.global.b32 r12, [r5+20]      // c_Kernel[5]
+  ld.global.nc.b32 r8, [r8]       // tex2D(x, y + 3)
+  ld.const.b32 r12, [r5+20]       // c_Kernel[5]
   add.u32 r9, r1, 2
   max.s32 r9, r9, 0
   min.s32 r9, r9, r3
   mad.lo.u32 r9, r9, r15, r4
-  ld.global.b32 r9, [r9]          // tex2D(x, y + 2)
-  ld.global.b32 r13, [r5+24]      // c_Kernel[6]
+  ld.global.nc.b32 r9, [r9]       // tex2D(x, y + 2)
+  ld.const.b32 r13, [r5+24]       // c_Kernel[6]
   add.u32 r10, r1, 1
   max.s32 r10, r10, 0
   min.s32 r10, r10, r3
   mad.lo.u32 r10, r10, r15, r4
-  ld.global.b32 r10, [r10]        // tex2D(x, y + 1)
-  ld.global.b32 r14, [r5+28]      // c_Kernel[7]
+  ld.global.nc.b32 r10, [r10]     // tex2D(x, y + 1)
+  ld.const.b32 r14, [r5+28]       // c_Kernel[7]
   fma.f32 r6, r7, r11, r6
   fma.f32 r6, r8, r12, r6
   fma.f32 r6, r9, r13, r6
@@ -97,26 +98,26 @@
   max.s32 r7, r1, 0
   min.s32 r7, r7, r3
   mad.lo.u32 r7, r7, r15, r4
-  ld.global.b32 r7, [r7]          // tex2D(x, y + 0)
-  ld.global.b32 r11, [r5+32]      // c_Kernel[8]
+  ld.global.nc.b32 r7, [r7]       // tex2D(x, y + 0)
+  ld.const.b32 r11, [r5+32]       // c_Kernel[8]
   add.u32 r8, r1, -1
   max.s32 r8, r8, 0
   min.s32 r8, r8, r3
   mad.lo.u32 r8, r8, r15, r4
-  ld.global.b32 r8, [r8]          // tex2D(x, y - 1)
-  ld.global.b32 r12, [r5+36]      // c_Kernel[9]
+  ld.global.nc.b32 r8, [r8]       // tex2D(x, y - 1)
+  ld.const.b32 r12, [r5+36]       // c_Kernel[9]
   add.u32 r9, r1, -2
   max.s32 r9, r9, 0
   min.s32 r9, r9, r3
   mad.lo.u32 r9, r9, r15, r4
-  ld.global.b32 r9, [r9]          // tex2D(x, y - 2)
-  ld.global.b32 r13, [r5+40]      // c_Kernel[10]
+  ld.global.nc.b32 r9, [r9]       // tex2D(x, y - 2)
+  ld.const.b32 r13, [r5+40]       // c_Kernel[10]
   add.u32 r10, r1, -3
   max.s32 r10, r10, 0
   min.s32 r10, r10, r3
   mad.lo.u32 r10, r10, r15, r4
-  ld.global.b32 r10, [r10]        // tex2D(x, y - 3)
-  ld.global.b32 r14, [r5+44]      // c_Kernel[11]
+  ld.global.nc.b32 r10, [r10]     // tex2D(x, y - 3)
+  ld.const.b32 r14, [r5+44]       // c_Kernel[11]
   fma.f32 r6, r7, r11, r6
   fma.f32 r6, r8, r12, r6
   fma.f32 r6, r9, r13, r6
@@ -125,26 +126,26 @@
   max.s32 r7, r7, 0
   min.s32 r7, r7, r3
   mad.lo.u32 r7, r7, r15, r4
-  ld.global.b32 r7, [r7]          // tex2D(x, y - 4)
-  ld.global.b32 r11, [r5+48]      // c_Kernel[12]
+  ld.global.nc.b32 r7, [r7]       // tex2D(x, y - 4)
+  ld.const.b32 r11, [r5+48]       // c_Kernel[12]
   add.u32 r8, r1, -5
   max.s32 r8, r8, 0
   min.s32 r8, r8, r3
   mad.lo.u32 r8, r8, r15, r4
-  ld.global.b32 r8, [r8]          // tex2D(x, y - 5)
-  ld.global.b32 r12, [r5+52]      // c_Kernel[13]
+  ld.global.nc.b32 r8, [r8]       // tex2D(x, y - 5)
+  ld.const.b32 r12, [r5+52]       // c_Kernel[13]
   add.u32 r9, r1, -6
   max.s32 r9, r9, 0
   min.s32 r9, r9, r3
   mad.lo.u32 r9, r9, r15, r4
-  ld.global.b32 r9, [r9]          // tex2D(x, y - 6)
-  ld.global.b32 r13, [r5+56]      // c_Kernel[14]
+  ld.global.nc.b32 r9, [r9]       // tex2D(x, y - 6)
+  ld.const.b32 r13, [r5+56]       // c_Kernel[14]
   add.u32 r10, r1, -7
   max.s32 r10, r10, 0
   min.s32 r10, r10, r3
   mad.lo.u32 r10, r10, r15, r4
-  ld.global.b32 r10, [r10]        // tex2D(x, y - 7)
-  ld.global.b32 r14, [r5+60]      // c_Kernel[15]
+  ld.global.nc.b32 r10, [r10]     // tex2D(x, y - 7)
+  ld.const.b32 r14, [r5+60]       // c_Kernel[15]
   fma.f32 r6, r7, r11, r6
   fma.f32 r6, r8, r12, r6
   fma.f32 r6, r9, r13, r6
@@ -153,8 +154,8 @@
   max.s32 r7, r7, 0
   min.s32 r7, r7, r3
   mad.lo.u32 r7, r7, r15, r4
-  ld.global.b32 r7, [r7]          // tex2D(x, y - 8)
-  ld.global.b32 r11, [r5+64]      // c_Kernel[16]
+  ld.global.nc.b32 r7, [r7]       // tex2D(x, y - 8)
+  ld.const.b32 r11, [r5+64]       // c_Kernel[16]
   fma.f32 r6, r7, r11, r6
   mad.lo.u32 r7, r1, r2, r0        // IMAD(iy, imageW, ix)
   shl.b32 r7, r7, 2

@@ -2,8 +2,8 @@
 // Block 16x8 (BLOCKSIZEX x BLOCKSIZEY), UNROLLX = 8: each thread computes 8 grid points of
 // one row, xindex + 16*u for u = 0..7, so a block covers 128 x 8 points. For every atom
 // (x, y, dz^2, charge) the thread adds charge / sqrt(dx^2 + dy^2 + dz^2) to each point.
-// Atoms sit in a global buffer read by all threads at the same address (the original's
-// __constant__ float4 atominfo[]); one launch covers all atoms (the original launches per
+// Atoms sit in a global buffer read with ld.const (through the constant cache) by all threads
+// at the same address, as the original's __constant__ float4 atominfo[]; one launch covers all atoms (the original launches per
 // chunk of 4000 atoms and accumulates into the grid with +=, which is kept).
 // No shared memory and no __syncthreads in the original, none here. 22 registers (as few as
 // the loop needs), so that 16 blocks fit an SM and leave room for DARSIE's rename registers.
@@ -48,10 +48,10 @@
   setp.le.s32 p0, r13, 0
   @p0 bra store
 atomloop:                         // for (atomid = 0; atomid < numatoms; atomid++)
-  ld.global.b32 r15, [r12+0]      // atominfo[atomid].x   (uniform load)
-  ld.global.b32 r16, [r12+4]      // atominfo[atomid].y
-  ld.global.b32 r17, [r12+8]      // atominfo[atomid].z   (dz^2)
-  ld.global.b32 r18, [r12+12]     // atominfo[atomid].w   (charge)
+  ld.const.b32 r15, [r12+0]       // atominfo[atomid].x   (uniform load)
+  ld.const.b32 r16, [r12+4]       // atominfo[atomid].y
+  ld.const.b32 r17, [r12+8]       // atominfo[atomid].z   (dz^2)
+  ld.const.b32 r18, [r12+12]      // atominfo[atomid].w   (charge)
   sub.f32 r19, r1, r16            // dy = coory - y
   fma.f32 r19, r19, r19, r17      // dyz2 = dy * dy + z
   sub.f32 r20, r2, r15            // dx1 = coorx - x

@@ -6,7 +6,7 @@
 // counters): L[N] at byte 0, z[N] at 320, and portfolio()'s B[N-NMAT] at 640 and S[N-NMAT] at
 // 800; every thread uses the same offsets, the hardware interleaves them (isa/ISA.md 8.1).
 // lambda, maturities and swaprates (the original's __constant__ arrays) are global buffers
-// read at the same address by every thread. No shared memory and no __syncthreads.
+// read with ld.const (through the constant cache) at the same address by every thread. No shared memory and no __syncthreads.
 .kernel libor
 .regs 24
 .local 960
@@ -54,7 +54,7 @@ nloop:                            // for (n = 0; n < Nmat; n++)
   add.u32 r12, r1, 4              // &L[i]
   ld.param.b32 r13, [LAMBDA]      // &lambda[i - n - 1]
 iloop:                            // for (i = n + 1; i < N; i++)
-  ld.global.b32 r14, [r13]        // lam = lambda[i - n - 1]
+  ld.const.b32 r14, [r13]         // lam = lambda[i - n - 1]
   mul.f32 r15, r20, r14           // con1 = delta * lam
   ld.local.b32 r16, [r12]         // L[i]
   mul.f32 r17, r15, r16           // con1 * L[i]
@@ -98,12 +98,12 @@ bloop:                            // for (n = Nmat; n < N; n++)
   ld.param.b32 r15, [MATURITIES]
   ld.param.b32 r19, [SWAPRATES]
 optloop:                          // for (i = 0; i < Nopt; i++)
-  ld.global.b32 r16, [r15]        // maturities[i]
+  ld.const.b32 r16, [r15]         // maturities[i]
   sub.u32 r16, r16, 1             // m = maturities[i] - 1
   shl.b32 r16, r16, 2             // &B[m] - B
   ld.local.b32 r17, [r16+B]       // B[m]
   ld.local.b32 r18, [r16+S]       // S[m]
-  ld.global.b32 r3, [r19]         // swaprates[i]
+  ld.const.b32 r3, [r19]          // swaprates[i]
   fma.f32 r17, r3, r18, r17       // B[m] + swaprates[i] * S[m]
   sub.f32 r17, r17, 1.0           // swapval = ... - 1.0
   setp.lt.f32 p1, r17, 0

@@ -17,10 +17,10 @@
 // a + (b - a) * t contracted to fma, all in the original's order.
 // Simplified: a single-channel float image instead of RGBA uchar4 (vecLen's three squared
 // channel differences become one, the three colour accumulators one, make_color's packing a
-// plain float store), and texture fetches are plain global loads whose coordinates are clamped
-// to the image explicitly (the texture's clamp addressing; fetches at texel centres, so the
-// linear filter returns the texel itself): a tap adds a clamped byte column to a clamped row
-// pointer. fCount += (w > 0.1f) ? INV : 0 is a predicated add: fCount starts at +0 and only
+// plain float store), and texture fetches are ld.global.nc loads (read-only, cached in the L1
+// as the texture cache would) whose coordinates are clamped to the image explicitly (the
+// texture's clamp addressing; fetches at texel centres, so the linear filter returns the texel
+// itself): a tap adds a clamped byte column to a clamped row pointer. fCount += (w > 0.1f) ? INV : 0 is a predicated add: fCount starts at +0 and only
 // grows, so adding +0 never changes it.
 .kernel nlm
 .regs 37
@@ -133,45 +133,45 @@ n_loop:
   shl.b32 r19, r19, 2
   add.u32 r15, r4, r19            // its row pointer
   add.u32 r19, r14, r30
-  ld.global.b32 r21, [r19]        // tex2D(x + j - 3, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j - 3, y + i + n)
   add.u32 r20, r15, r23
-  ld.global.b32 r22, [r20]        // tex2D(x - 3, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x - 3, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r31
-  ld.global.b32 r21, [r19]        // tex2D(x + j - 2, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j - 2, y + i + n)
   add.u32 r20, r15, r24
-  ld.global.b32 r22, [r20]        // tex2D(x - 2, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x - 2, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r32
-  ld.global.b32 r21, [r19]        // tex2D(x + j - 1, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j - 1, y + i + n)
   add.u32 r20, r15, r25
-  ld.global.b32 r22, [r20]        // tex2D(x - 1, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x - 1, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r33
-  ld.global.b32 r21, [r19]        // tex2D(x + j + 0, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j + 0, y + i + n)
   add.u32 r20, r15, r26
-  ld.global.b32 r22, [r20]        // tex2D(x + 0, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x + 0, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r34
-  ld.global.b32 r21, [r19]        // tex2D(x + j + 1, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j + 1, y + i + n)
   add.u32 r20, r15, r27
-  ld.global.b32 r22, [r20]        // tex2D(x + 1, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x + 1, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r35
-  ld.global.b32 r21, [r19]        // tex2D(x + j + 2, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j + 2, y + i + n)
   add.u32 r20, r15, r28
-  ld.global.b32 r22, [r20]        // tex2D(x + 2, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x + 2, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r36
-  ld.global.b32 r21, [r19]        // tex2D(x + j + 3, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j + 3, y + i + n)
   add.u32 r20, r15, r29
-  ld.global.b32 r22, [r20]        // tex2D(x + 3, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x + 3, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r13, r13, 1             // n++
@@ -189,45 +189,45 @@ n_odd:
   shl.b32 r19, r19, 2
   add.u32 r15, r4, r19            // its row pointer
   add.u32 r19, r14, r30
-  ld.global.b32 r21, [r19]        // tex2D(x + j - 3, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j - 3, y + i + n)
   add.u32 r20, r15, r23
-  ld.global.b32 r22, [r20]        // tex2D(x - 3, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x - 3, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r31
-  ld.global.b32 r21, [r19]        // tex2D(x + j - 2, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j - 2, y + i + n)
   add.u32 r20, r15, r24
-  ld.global.b32 r22, [r20]        // tex2D(x - 2, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x - 2, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r32
-  ld.global.b32 r21, [r19]        // tex2D(x + j - 1, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j - 1, y + i + n)
   add.u32 r20, r15, r25
-  ld.global.b32 r22, [r20]        // tex2D(x - 1, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x - 1, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r33
-  ld.global.b32 r21, [r19]        // tex2D(x + j + 0, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j + 0, y + i + n)
   add.u32 r20, r15, r26
-  ld.global.b32 r22, [r20]        // tex2D(x + 0, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x + 0, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r34
-  ld.global.b32 r21, [r19]        // tex2D(x + j + 1, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j + 1, y + i + n)
   add.u32 r20, r15, r27
-  ld.global.b32 r22, [r20]        // tex2D(x + 1, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x + 1, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r35
-  ld.global.b32 r21, [r19]        // tex2D(x + j + 2, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j + 2, y + i + n)
   add.u32 r20, r15, r28
-  ld.global.b32 r22, [r20]        // tex2D(x + 2, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x + 2, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r19, r14, r36
-  ld.global.b32 r21, [r19]        // tex2D(x + j + 3, y + i + n)
+  ld.global.nc.b32 r21, [r19]     // tex2D(x + j + 3, y + i + n)
   add.u32 r20, r15, r29
-  ld.global.b32 r22, [r20]        // tex2D(x + 3, y + n)
+  ld.global.nc.b32 r22, [r20]     // tex2D(x + 3, y + n)
   sub.f32 r22, r22, r21
   fma.f32 r12, r22, r22, r12      // weightIJ += vecLen(...) = (b - a)^2
   add.u32 r13, r13, 1             // n++
@@ -246,7 +246,7 @@ n_odd:
   shl.b32 r19, r19, 2
   add.u32 r19, r4, r19
   add.u32 r19, r19, r33           // the column of x + j (the patch's m = 0)
-  ld.global.b32 r21, [r19]        // clrIJ = tex2D(x + j, y + i)
+  ld.global.nc.b32 r21, [r19]     // clrIJ = tex2D(x + j, y + i)
   fma.f32 r9, r21, r12, r9        // clr += clrIJ * weightIJ
   add.f32 r8, r8, r12             // sumWeights += weightIJ
   setp.gt.f32 p0, r12, THRESH
@@ -267,7 +267,7 @@ n_odd:
   mad.lo.u32 r20, r1, r2, r0      // imageW * iy + ix
   shl.b32 r20, r20, 2
   add.u32 r21, r4, r20
-  ld.global.b32 r21, [r21]        // clr00 = tex2D(x, y)
+  ld.global.nc.b32 r21, [r21]     // clr00 = tex2D(x, y)
   sub.f32 r21, r21, r9
   fma.f32 r9, r21, r19, r9        // lerpf(clr, clr00, lerpQ) = clr + (clr00 - clr) * lerpQ
   ld.param.b32 r22, [DST]
