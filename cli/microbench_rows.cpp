@@ -87,6 +87,14 @@ std::vector<Row> makeRows() {
   std::vector<Row> r;
   r.push_back(row("L1 hit latency (l1.enabled=true)", "cycles/load", 1, perOp(1, 2, 256), 82, 0.10,
                   "[GS] -gpgpu_l1_latency 82"));
+  r.push_back(row("L1 hit latency, ld.global.nc", "cycles/load", 8, perOp(1, 2, 256), 82, 0.10,
+                  "[GS] -gpgpu_l1_latency 82 (.nc loads use the L1 with gmem_skip_L1D 1)"));
+  {
+    // GPGPU-Sim's Pascal configuration has a perfect constant cache; no measured figure found.
+    Row c = row("constant cache hit latency", "cycles/load", 8, perOp(4, 5, 256), std::nan(""), 0, "none found");
+    c.tolerance = "-";
+    r.push_back(withGap(c, 10, 11.5));
+  }
   r.push_back(withGap(row("L2 hit latency", "cycles/load", 0, perOp(1, 2, 256), 82 + 120, 0.10,
                           "[GS] l1 82 + -gpgpu_l2_rop_latency 120, as [AT]"),
                       115, 135));
@@ -162,6 +170,7 @@ const std::vector<Run>& runs() {
       {"shared_conflicts.yaml", {}},
       {"compute.yaml", {}},
       {"atomics.yaml", {}},
+      {"chase_readonly.yaml", {}},
   };
   return r;
 }
