@@ -41,8 +41,8 @@ void WarpContext::resetRows() {
 
 // A copy owns its registers: rows mapped elsewhere stay mapped, its own rows point at its copy.
 WarpContext::WarpContext(const WarpContext& o)
-    : lanes_(o.lanes_), regs_(o.regs_), rows_(o.rows_), preds_(o.preds_), stack_(o.stack_),
-      exited_(o.exited_), liveMask_(o.liveMask_), localBase_(o.localBase_), gridThreads_(o.gridThreads_),
+    : preds_(o.preds_), exited_(o.exited_), liveMask_(o.liveMask_), stack_(o.stack_), lanes_(o.lanes_),
+      regs_(o.regs_), rows_(o.rows_), localBase_(o.localBase_), gridThreads_(o.gridThreads_),
       firstThread_(o.firstThread_), specials_(o.specials_) {
   for (size_t r = 0; r < rows_.size(); ++r)
     if (o.rows_[r] == o.privateReg(static_cast<uint8_t>(r))) rows_[r] = privateReg(static_cast<uint8_t>(r));

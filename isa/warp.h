@@ -23,7 +23,7 @@ struct StepCapture {
   uint32_t result[32];
 };
 
-class WarpContext {
+class alignas(64) WarpContext {
  public:
   WarpContext(const Kernel& k, const LaunchConfig& l, const std::array<uint32_t, 3>& ctaid,
               uint32_t warpInBlock);
@@ -82,14 +82,17 @@ class WarpContext {
   void settle();
   uint32_t allLanes() const { return lanes_ == 32 ? ~0u : (1u << lanes_) - 1; }  // every lane, live or not
 
-  int lanes_;
   void resetRows();
 
+  // What issuing an instruction reads (the guard's mask, exited lanes, the stack) comes first,
+  // in the object's first 64 bytes: a timing model holds many warps and reaches each one's
+  // context a host cache miss away.
+  std::array<uint32_t, kNumPreds + 1> preds_{};  // lane bit masks; pt is all ones
+  uint32_t exited_ = 0, liveMask_ = 0;
+  std::vector<SimtEntry> stack_;
+  int lanes_;
   std::vector<uint32_t> regs_;                   // regs_[r * lanes + lane]
   std::vector<uint32_t*> rows_;                  // by register: where its values live
-  std::array<uint32_t, kNumPreds + 1> preds_{};  // lane bit masks; pt is all ones
-  std::vector<SimtEntry> stack_;
-  uint32_t exited_ = 0, liveMask_ = 0;
   uint32_t localBase_ = 0, gridThreads_ = 0, firstThread_ = 0;  // local space; lane 0's thread in the grid
   std::array<std::array<uint32_t, 32>, kNumSpecials> specials_{};
 };

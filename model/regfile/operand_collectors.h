@@ -178,14 +178,15 @@ void OperandCollectors::CollectorSet::forEachFrom(uint32_t from, Visit&& visit) 
 template <class Visit, class Take>
 int OperandCollectors::dispatchReady(uint64_t cycle, Visit&& visit, Take&& take) {
   int taken = 0;
-  // One pass over readyOrder_ that also drops the collectors taken (the order is kept).
-  size_t kept = 0;
-  for (size_t k = 0, n = readyOrder_.size(); k < n; ++k) {
+  // In order; a taken collector leaves the queue at once (its tail moves down in one block copy:
+  // most entries are refused and stay, so copying them one by one each cycle cost more).
+  for (size_t k = 0; k < readyOrder_.size();) {
     const Queued& q = readyOrder_[k];
     if (q.readyAt <= cycle) {
       const Offer o = visit(q.ready);
       if (o == Offer::Take) {
         const Ready r = q.ready;
+        readyOrder_.erase(readyOrder_.begin() + static_cast<std::ptrdiff_t>(k));
         release(index(r.id), cycle);
         ++taken;
         take(r);
@@ -193,10 +194,8 @@ int OperandCollectors::dispatchReady(uint64_t cycle, Visit&& visit, Take&& take)
       }
       if (o == Offer::Refuse) ++c_.dispatchStalls;
     }
-    if (kept != k) readyOrder_[kept] = q;
-    ++kept;
+    ++k;
   }
-  readyOrder_.resize(kept);
   return taken;
 }
 

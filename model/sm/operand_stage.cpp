@@ -1,5 +1,6 @@
 #include "model/sm/operand_stage.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "isa/opcode.h"
@@ -19,8 +20,8 @@ OperandStage::OperandStage(const config::GpuConfig& cfg, const MechanismResource
       dispatched_(static_cast<size_t>(cfg.sm.num_warps), 0),
       inCollector_(static_cast<size_t>(cfg.sm.num_warps), 0),
       memInCollector_(static_cast<size_t>(cfg.sm.num_warps), 0),
-      pendingWrites_(static_cast<size_t>(cfg.sm.num_warps), 0),
-      writes_(map_.physRegs() + static_cast<size_t>(cfg.sm.max_blocks) * static_cast<size_t>(poolPerBlock_)) {
+      pendingWrites_(static_cast<size_t>(cfg.sm.num_warps), 0) {
+  writes_.reserve(64);
   if (poolPerBlock_ > 0)
     oc_.setRenamedFrom(regfile::PhysReg{poolBase_}, mechanism.regsConflictFree);
 }
@@ -58,7 +59,7 @@ void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_
                           uint64_t cycle) {
   const regfile::Sources src = sources(slot, in);
   const uint64_t seq = issued_[slot];
-  const regfile::CollectorId id = oc_.accept(tagOf(slot, seq), src, cycle);
+  const regfile::CollectorId id = oc_.accept(tagOf(slot, seq, isa::info(in.op).unit), src, cycle);
   issued_[slot]++;
   CollectedInstr& e = entries_[regfile::index(id)];
   e.slot = slot;
@@ -74,10 +75,10 @@ void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_
 bool OperandStage::requestWrite(int slot, const isa::Instr& in,
                                 std::optional<regfile::PhysReg> d) {
   if (!d) return false;
-  PendingWrite& w = writes_[regfile::index(*d)];
-  if (w.valid)  // the scoreboard keeps a register's writes apart (WAW waits for the release)
-    throw std::logic_error("operand stage: two results in flight for one physical register");
-  w = {true, slot, in};
+  for (const PendingWrite& w : writes_)
+    if (w.reg == *d)  // the scoreboard keeps a register's writes apart (WAW waits for the release)
+      throw std::logic_error("operand stage: two results in flight for one physical register");
+  writes_.push_back({*d, slot, in});
   pendingWrites_[slot]++;
   oc_.writeback(*d);
   return true;
@@ -87,10 +88,10 @@ const std::vector<WrittenResult>& OperandStage::tick(uint64_t cycle) {
   written_.clear();
   oc_.tick(cycle);
   for (regfile::PhysReg p : oc_.written()) {
-    PendingWrite& w = writes_[regfile::index(p)];
-    written_.push_back({w.slot, w.instr});
-    pendingWrites_[w.slot]--;
-    w.valid = false;
+    auto w = std::find_if(writes_.begin(), writes_.end(), [p](const PendingWrite& x) { return x.reg == p; });
+    written_.push_back({w->slot, w->instr});
+    pendingWrites_[w->slot]--;
+    writes_.erase(w);
   }
   return written_;
 }

@@ -69,8 +69,8 @@ class OperandStage {
   void accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc, uint64_t cycle);
 
   // Offers each dispatchable instruction, oldest accepted first and each warp's in issue order,
-  // to its execution unit: unitFree(const CollectedInstr&) tells whether the unit takes it in
-  // `cycle`; if so it leaves its collector and run(const CollectedInstr&) executes it.
+  // to its execution unit: unitFree(isa::Unit, const CollectedInstr&) tells whether the unit
+  // takes it in `cycle`; if so it leaves its collector and run(const CollectedInstr&) executes it.
   // Returns the number dispatched.
   template <class UnitFree, class Run>
   int dispatch(uint64_t cycle, UnitFree&& unitFree, Run&& run);
@@ -111,7 +111,7 @@ class OperandStage {
 
  private:
   struct PendingWrite {
-    bool valid = false;
+    regfile::PhysReg reg;
     int slot = -1;
     isa::Instr instr{};
   };
@@ -119,11 +119,14 @@ class OperandStage {
   // The collectors' tag of an instruction: its warp slot and its issue order within the warp,
   // all the dispatch walk needs to pass over a younger instruction of a warp without looking
   // at its collector (sm.num_warps <= 1024 fits the slot's 16 bits).
-  static regfile::OperandCollectors::Tag tagOf(int slot, uint64_t seq) {
-    return seq << 16 | static_cast<uint64_t>(slot);
+  // The instruction's execution unit (isa::Unit) rides along in bits 16-17, so that a refused
+  // instruction is passed over without reading its collector's entry.
+  static regfile::OperandCollectors::Tag tagOf(int slot, uint64_t seq, isa::Unit unit) {
+    return seq << 18 | static_cast<uint64_t>(unit) << 16 | static_cast<uint64_t>(slot);
   }
   static int slotOf(regfile::OperandCollectors::Tag t) { return static_cast<int>(t & 0xffff); }
-  static uint64_t seqOf(regfile::OperandCollectors::Tag t) { return t >> 16; }
+  static isa::Unit unitOf(regfile::OperandCollectors::Tag t) { return static_cast<isa::Unit>(t >> 16 & 3); }
+  static uint64_t seqOf(regfile::OperandCollectors::Tag t) { return t >> 18; }
 
   regfile::Sources sources(int slot, const isa::Instr& in) const;
 
@@ -136,7 +139,9 @@ class OperandStage {
   std::vector<CollectedInstr> entries_;    // by collector
   std::vector<uint64_t> issued_, dispatched_;  // by warp slot: instructions accepted / dispatched
   std::vector<int> inCollector_, memInCollector_, pendingWrites_;  // by warp slot
-  std::vector<PendingWrite> writes_;       // by physical register (at most one in flight each)
+  // Results waiting for their bank write, in request order (at most one per physical register).
+  // A few at a time: searched, not indexed by register, so that they stay in a line or two.
+  std::vector<PendingWrite> writes_;
   std::vector<WrittenResult> written_;
 };
 
@@ -150,7 +155,7 @@ int OperandStage::dispatch(uint64_t cycle, UnitFree&& unitFree, Run&& run) {
       [&](const Ready& r) {
         // An older instruction of the warp is still in a collector: this one waits.
         if (seqOf(r.tag) != dispatched_[slotOf(r.tag)]) return Offer::Skip;
-        return unitFree(entries_[regfile::index(r.id)]) ? Offer::Take : Offer::Refuse;
+        return unitFree(unitOf(r.tag), entries_[regfile::index(r.id)]) ? Offer::Take : Offer::Refuse;
       },
       [&](const Ready& r) {  // its collector is free now
         const CollectedInstr& e = entries_[regfile::index(r.id)];

@@ -49,6 +49,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
   memo_.assign(static_cast<size_t>(cfg.issue.schedulers), SchedulerMemo{});
   partVersion_.assign(static_cast<size_t>(cfg.issue.schedulers), 0);
   stallCache_.assign(warps_.size(), Stall::NotLive);
+  look_.assign(warps_.size(), 0);
   candidateWords_ = (perScheduler + 63) / 64;
   candidates_.assign(static_cast<size_t>(cfg.issue.schedulers * candidateWords_), 0);
   fixups_.assign(candidates_.size(), 0);
@@ -174,6 +175,7 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
     while (warps_[slot].active) ++slot;
     Warp& w = warps_[slot];
     w = Warp{};
+    look_[static_cast<size_t>(slot)] = 0;
     w.ibuf = IBuffer(cfg_.frontend.ibuffer_entries);
     w.active = true;
     w.block = b;
@@ -316,15 +318,15 @@ void SmCore::dispatch(uint64_t cycle) {
   bool full[4] = {false, false, false, false};
   ops_.dispatch(
       cycle,
-      [&](const CollectedInstr& c) {
-        const int u = static_cast<int>(isa::info(c.instr.op).unit);
+      [&](isa::Unit unit, const CollectedInstr& c) {
+        const int u = static_cast<int>(unit);
         if (full[u] || !fault_.empty()) return false;
         const auto& units = unitFreeAt_[u];
         if (std::none_of(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; })) {
           full[u] = true;
           return false;
         }
-        return memoryAccepts(c.instr);
+        return unit != isa::Unit::LdSt || memoryAccepts(c.instr);  // (only memory reads the entry)
       },
       [&](const CollectedInstr& c) { executeDispatched(c, cycle); });
 }
@@ -354,7 +356,13 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   *std::find_if(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; }) = cycle + occupancy;
   const uint64_t done = cycle + occupancy - 1 + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
   opEvents_++;
-  wake(slot);
+  // No stall check of the warp reads what a dispatch changes (a barrier or fence waits for its
+  // memory instructions both in collectors and in flight; a freed collector is collectorFrees_),
+  // so the issue stage need not look at the warp again. Fetch must: a warp past its last
+  // instruction faults once its collectors are empty (ranOffTheEnd). A mechanism may look at
+  // anything: it is woken.
+  if (mech_) wake(slot);
+  else setBit(fetchCandidates_[static_cast<size_t>(slot) / 64], slot % 64, true);
   collectorFrees_++;
   const int lanes = __builtin_popcount(c.exec);
   execWarps_[static_cast<size_t>(oi.cls)]++;

@@ -118,8 +118,8 @@ class SmCore {
     uint64_t& word = candidates_[static_cast<size_t>(s * candidateWords_ + i / 64)];
     Stall& cached = stallCache_[static_cast<size_t>(slot)];
     if (!(word >> (i % 64) & 1u)) return cached;
-    const Warp& w = warps_[static_cast<size_t>(slot)];
-    const Stall st = w.woken || mech_ ? restall(slot) : (cached = portStall(w, cached));
+    const uint8_t look = look_[static_cast<size_t>(slot)];
+    const Stall st = (look & kWoken) || mech_ ? restall(slot) : (cached = portStall(look, cached));
     setBit(word, i % 64, recheck_ >> static_cast<int>(st) & 1u);  // (restall may have woken it: its answer decides)
     return st;
   }
@@ -127,9 +127,9 @@ class SmCore {
   // The stall of a warp that was not woken since restall(), without a mechanism: only the
   // memory port and the operand collectors can have changed, and only a warp that got past
   // every other check (None, Structural, or Memory) depends on them.
-  Stall portStall(const Warp& w, Stall cached) const {
+  Stall portStall(uint8_t look, Stall cached) const {
     if (cached != Stall::None && cached != Stall::Structural && cached != Stall::Memory) return cached;
-    if (w.frontGlobal) {
+    if (look & kFrontGlobal) {
       if (!mem_.canAccept()) return Stall::Memory;
     } else if (cached == Stall::Memory) {
       return cached;  // a barrier or fence waiting for the warp's memory instructions
@@ -261,6 +261,11 @@ class SmCore {
   // stalled for a reason that can end without an event of the warp's own (recheck_). The others
   // keep their cached stall, and the issue walk passes them over without looking.
   std::vector<Stall> stallCache_;
+  // By slot, what the issue stage knows of the warp since it last looked at it whole (restall):
+  // woken by an event of its own; the front it found then needs the memory port (a global
+  // access). Kept here, not in WarpSlot, so that passing over a warp reads no line of its slot.
+  static constexpr uint8_t kWoken = 1, kFrontGlobal = 2;
+  std::vector<uint8_t> look_;
   std::vector<uint64_t> candidates_;  // schedulers x candidateWords_
   std::vector<uint64_t> byPosition_;  // the walk's candidates by place in the priority order
   int candidateWords_ = 1;
@@ -274,7 +279,7 @@ class SmCore {
   // found neither a skip to retire nor stale.
   std::vector<uint64_t> fixups_;
   void markCandidate(int slot) {
-    warps_[static_cast<size_t>(slot)].woken = true;
+    look_[static_cast<size_t>(slot)] |= kWoken;
     const size_t S = partVersion_.size(), i = static_cast<size_t>(slot) / S;
     const size_t at = (static_cast<size_t>(slot) % S) * static_cast<size_t>(candidateWords_) + i / 64;
     setBit(candidates_[at], static_cast<int>(i % 64), true);

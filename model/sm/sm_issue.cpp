@@ -179,8 +179,8 @@ SmCore::Stall SmCore::restall(int slot) {
   Warp& w = warps_[slot];
   if (!coupled_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.pc)
     dropStaleFront(slot);
-  w.woken = false;
-  w.frontGlobal = !w.ibuf.empty() && isGlobal(isa::info(w.ibuf.front().instr.op));
+  look_[static_cast<size_t>(slot)] =
+      !w.ibuf.empty() && isGlobal(isa::info(w.ibuf.front().instr.op)) ? kFrontGlobal : 0;
   return stallCache_[static_cast<size_t>(slot)] = issueStall(slot);
 }
 

@@ -37,9 +37,6 @@ struct KernelImage {
 struct WarpSlot {
   bool active = false;  // holds a warp of a resident block
   bool atBarrier = false, done = false;
-  // Since the issue stage last looked at the warp whole (SmCore::restall): woken by an event of
-  // its own; and whether the front it found then needs the memory port (a global access).
-  bool woken = false, frontGlobal = false;
   int pendingMem = 0;
   // ctx->pc() while the warp runs, kept by whoever moves the warp (SmCore::advance, through
   // SmContext::advance for a mechanism): the issue stage compares the I-buffer's front with it

@@ -71,3 +71,29 @@ TEST(Operands, WritesOfMatchesTheIsa) {
     EXPECT_EQ(accessesMemory(o), isa::isMemory(isa::info(o).format));
   }
 }
+
+// The table-driven sourceGprs and destGpr agree with isa::operandReadsOf and isa::writesOf for
+// every opcode, with and without an immediate and a base, registers equal or distinct, in range
+// or not (255 is no register).
+TEST(Operands, SourcesMatchTheIsa) {
+  const uint8_t regs[] = {0, 5, 17, 63, 64, 255};
+  int checked = 0;
+  for (int op = 0; op < isa::kNumOps; ++op)
+    for (int flags = 0; flags < 4; ++flags)
+      for (uint8_t a : regs)
+        for (uint8_t b : regs)
+          for (uint8_t c : {uint8_t{5}, uint8_t{40}, uint8_t{64}}) {
+            isa::Instr in = make(static_cast<isa::Op>(op), b, a, b, c);
+            in.hasImm = flags & 1;
+            in.hasBase = flags & 2;
+            ASSERT_EQ(sourceGprs(in), isa::operandReadsOf(in).gpr)
+                << isa::info(in.op).name << " a=" << int{a} << " b=" << int{b} << " c=" << int{c} << " flags=" << flags;
+            const uint64_t w = isa::writesOf(in).gpr;
+            ASSERT_EQ(destGpr(in).has_value(), w != 0) << isa::info(in.op).name;
+            if (w) {
+              ASSERT_EQ(uint64_t{1} << *destGpr(in), w);
+            }
+            ++checked;
+          }
+  EXPECT_EQ(checked, isa::kNumOps * 4 * 6 * 6 * 3);
+}
