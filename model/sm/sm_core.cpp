@@ -408,7 +408,7 @@ void SmCore::resultReady(int slot, const isa::Instr& in, std::optional<regfile::
   if (!ops_.requestWrite(slot, in, dest)) {
     scoreboard_.release(slot, in);
     opEvents_++;
-    wake(slot);
+    wakeAfterRelease(slot);
   }
 }
 
@@ -418,7 +418,7 @@ void SmCore::operandTick(uint64_t cycle) {
     scoreboard_.release(r.slot, r.instr);
     if (mech_) mech_->written(r.slot, r.instr);
     opEvents_++;
-    wake(r.slot);
+    wakeAfterRelease(r.slot);
     Warp& w = warps_[r.slot];
     if (w.done) retireBlock(blocks_[w.block]);
   }

@@ -272,7 +272,7 @@ class SmCore {
   uint32_t recheck_ = 0;  // bit per Stall: looked at again every time
   std::vector<int> oldestLive_;  // per scheduler: its oldest live warp's slot, -1 to look again
   static void setBit(uint64_t& word, int bit, bool on) {
-    word = on ? word | uint64_t{1} << bit : word & ~(uint64_t{1} << bit);
+    word = (word & ~(uint64_t{1} << bit)) | uint64_t{on} << bit;  // (no branch: `on` is data)
   }
   // With a mechanism that couples warps, per scheduler a bit per warp of its partition (as
   // candidates_) for the front fix-ups before its walk (issue()): woken since its front was last
@@ -293,6 +293,13 @@ class SmCore {
     markCandidate(slot);
     setBit(fetchCandidates_[static_cast<size_t>(slot) / 64], slot % 64, true);
     if (mech_) mech_->woken(slot);
+  }
+  // A scoreboard release: no fetch check reads the scoreboard, so without a mechanism (which may
+  // read anything) only the issue stage looks at the warp again.
+  void wakeAfterRelease(int slot) {
+    if (mech_) return wake(slot);
+    partVersion_[static_cast<size_t>(slot) % partVersion_.size()]++;
+    markCandidate(slot);
   }
   // Anything may have changed (an admission, a retirement, a barrier release): every warp is
   // looked at again, and the oldest live warps are found again (a retired slot may come back
