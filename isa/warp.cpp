@@ -41,7 +41,8 @@ void WarpContext::resetRows() {
 
 // A copy owns its registers: rows mapped elsewhere stay mapped, its own rows point at its copy.
 WarpContext::WarpContext(const WarpContext& o)
-    : preds_(o.preds_), exited_(o.exited_), liveMask_(o.liveMask_), stack_(o.stack_), lanes_(o.lanes_),
+    : preds_(o.preds_), exited_(o.exited_), liveMask_(o.liveMask_), top_(o.top_), depth_(o.depth_),
+      below_(o.below_), lanes_(o.lanes_),
       regs_(o.regs_), rows_(o.rows_), localBase_(o.localBase_), gridThreads_(o.gridThreads_),
       firstThread_(o.firstThread_), specials_(o.specials_) {
   for (size_t r = 0; r < rows_.size(); ++r)
@@ -68,7 +69,7 @@ WarpContext::WarpContext(const Kernel& k, const LaunchConfig& l, const std::arra
   regs_.assign(static_cast<size_t>(k.numRegs) * lanes_, 0);
   resetRows();
   preds_[kPredTrue] = 0xFFFFFFFFu;
-  stack_.push_back({0, Cfg::kNoReconvergence, liveMask_});
+  push({0, Cfg::kNoReconvergence, liveMask_});
   const Dim3& b = l.block;
   for (int lane = 0; lane < lanes_; ++lane) {
     uint32_t t = first + static_cast<uint32_t>(lane);
@@ -179,15 +180,15 @@ void WarpContext::writeLanes(uint8_t d, const uint32_t* values, uint32_t exec) {
 }
 
 bool WarpContext::advance(const Instr& in, uint32_t exec, uint32_t reconvPc) {
-  SimtEntry& top = stack_.back();
+  SimtEntry& top = top_;
   const uint32_t next = top.pc + 8;
   bool diverged = false;
   if (in.op == Op::BRA) {
     uint32_t taken = exec, notTaken = activeMask() & ~exec;
     if (taken && notTaken) {
       top.pc = reconvPc;  // this entry continues at the reconvergence point
-      stack_.push_back({next, reconvPc, notTaken});
-      stack_.push_back({in.imm, reconvPc, taken});
+      push({next, reconvPc, notTaken});
+      push({in.imm, reconvPc, taken});
       diverged = true;
     } else {
       top.pc = taken ? in.imm : next;
@@ -202,11 +203,17 @@ bool WarpContext::advance(const Instr& in, uint32_t exec, uint32_t reconvPc) {
 
 // Pops entries that reached their reconvergence point or whose lanes all exited.
 void WarpContext::settle() {
-  while (!stack_.empty()) {
-    const SimtEntry& t = stack_.back();
-    if ((t.mask & ~exited_) == 0 || (stack_.size() > 1 && t.pc == t.rpc)) stack_.pop_back();
+  while (depth_ > 0) {
+    const SimtEntry& t = top_;
+    if ((t.mask & ~exited_) == 0 || (depth_ > 1 && t.pc == t.rpc)) pop();
     else break;
   }
+}
+
+std::vector<SimtEntry> WarpContext::stack() const {
+  std::vector<SimtEntry> s = below_;
+  if (depth_ > 0) s.push_back(top_);
+  return s;
 }
 
 }  // namespace simtlm::isa

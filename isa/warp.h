@@ -29,17 +29,19 @@ class alignas(64) WarpContext {
               uint32_t warpInBlock);
 
   int lanes() const { return lanes_; }
-  bool done() const { return stack_.empty(); }
-  uint32_t pc() const { return stack_.back().pc; }
+  bool done() const { return depth_ == 0; }
+  uint32_t pc() const { return top_.pc; }
   uint32_t liveMask() const { return liveMask_; }  // lanes that exist (partial last warp)
   uint32_t exitedMask() const { return exited_; }
-  uint32_t activeMask() const { return stack_.back().mask & ~exited_; }
+  uint32_t activeMask() const { return top_.mask & ~exited_; }
   // Active lanes whose guard predicate holds.
   uint32_t execMask(const Instr& in) const {
     uint32_t g = preds_[in.guard];
     return activeMask() & (in.guardNeg ? ~g : g);
   }
-  const std::vector<SimtEntry>& stack() const { return stack_; }
+  // The SIMT stack, bottom first (a copy; for inspection).
+  std::vector<SimtEntry> stack() const;
+  size_t stackDepth() const { return depth_; }
 
   WarpContext(const WarpContext& o);
   WarpContext& operator=(const WarpContext& o);
@@ -80,16 +82,31 @@ class alignas(64) WarpContext {
 
  private:
   void settle();
+  void push(const SimtEntry& e) {
+    if (depth_ > 0) below_.push_back(top_);
+    top_ = e;
+    ++depth_;
+  }
+  void pop() {
+    if (--depth_ > 0) {
+      top_ = below_.back();
+      below_.pop_back();
+    }
+  }
   uint32_t allLanes() const { return lanes_ == 32 ? ~0u : (1u << lanes_) - 1; }  // every lane, live or not
 
   void resetRows();
 
-  // What issuing an instruction reads (the guard's mask, exited lanes, the stack) comes first,
-  // in the object's first 64 bytes: a timing model holds many warps and reaches each one's
+  // What issuing an instruction reads (the guard's mask, exited lanes, the stack's top) comes
+  // first, in the object's first 64 bytes: a timing model holds many warps and reaches each one's
   // context a host cache miss away.
   std::array<uint32_t, kNumPreds + 1> preds_{};  // lane bit masks; pt is all ones
   uint32_t exited_ = 0, liveMask_ = 0;
-  std::vector<SimtEntry> stack_;
+  // The SIMT stack: its top entry (what every instruction reads) here, the entries under it in
+  // below_ (touched only when a branch diverges or a path reconverges).
+  SimtEntry top_{};
+  uint32_t depth_ = 0;  // entries, the top included; 0 once every lane exited
+  std::vector<SimtEntry> below_;
   int lanes_;
   std::vector<uint32_t> regs_;                   // regs_[r * lanes + lane]
   std::vector<uint32_t*> rows_;                  // by register: where its values live

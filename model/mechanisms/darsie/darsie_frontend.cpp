@@ -98,7 +98,7 @@ void DarsieMechanism::woken(int slot) {
 bool DarsieMechanism::eligible(const sm::WarpSlot& w) const {
   const uint32_t W = sm_.image.launch.warpSize;
   const uint32_t full = W >= 32 ? ~0u : (1u << W) - 1;
-  return w.ctx->liveMask() == full && w.ctx->exitedMask() == 0 && w.ctx->stack().size() == 1;
+  return w.ctx->liveMask() == full && w.ctx->exitedMask() == 0 && w.ctx->stackDepth() == 1;
 }
 
 // --- the skipper, beside the fetch scheduler -------------------------------------------------
