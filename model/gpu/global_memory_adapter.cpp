@@ -142,6 +142,7 @@ bool GlobalMemoryAdapter::sendToCache(mem::L1Cache& cache, const mem::MemTransac
                                       uint64_t tag, Access& acc) {
   const sm::GlobalAccess& a = acc.a;
   const isa::Format f = isa::info(a.op).format;
+  (&cache == &l1_ ? l1Used_ : constUsed_) = true;
   mem::L1Request rq;
   rq.tag = tag;
   rq.address = t.address;
@@ -190,8 +191,16 @@ void GlobalMemoryAdapter::finishOne(uint64_t tag, bool ok) {
 void GlobalMemoryAdapter::tick(uint64_t cycle) {
   now_ = cycle;
   coalescer_.tick(cycle);  // transactions into the L1 (or to memory), accepted at `cycle`
-  if (!l1_.idle()) l1_.tick(cycle);  // memory answers, due hits, one request out
-  if (!constCache_.idle()) constCache_.tick(cycle);
+  // Memory answers, due hits, one request out; a cache is looked at only from its first access
+  // until it is found idle (its state lies a host cache miss or two away, on every SM).
+  if (l1Used_) {
+    if (l1_.idle()) l1Used_ = false;
+    else l1_.tick(cycle);
+  }
+  if (constUsed_) {
+    if (constCache_.idle()) constUsed_ = false;
+    else constCache_.tick(cycle);
+  }
   while (!finished_.empty()) {
     const uint64_t tag = finished_.front();
     finished_.pop_front();

@@ -49,7 +49,7 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   void issue(const sm::GlobalRequest& request) override;
   void tick(uint64_t cycle) override;
   bool idle() const override {
-    return accesses_.empty() && coalescer_.idle() && l1_.idle() && constCache_.idle();
+    return accesses_.empty() && coalescer_.idle() && (!l1Used_ || l1_.idle()) && (!constUsed_ || constCache_.idle());
   }
 
  private:
@@ -76,6 +76,8 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   bool l1Enabled_;         // plain global accesses go through the L1
   mem::L1Cache l1_;        // installs lines even when l1Enabled_ is false (ld.global.nc)
   mem::L1Cache constCache_;
+  // Each cache may hold work: set by an access sent to it, cleared once tick() finds it idle.
+  bool l1Used_ = false, constUsed_ = false;
   uint64_t lineMask_;
   int maxOutstanding_;
   uint64_t nextTag_ = 0, now_ = 0;
