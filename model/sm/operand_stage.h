@@ -111,7 +111,7 @@ class OperandStage {
 
  private:
   struct PendingWrite {
-    regfile::PhysReg reg;
+    regfile::PhysReg reg{};
     int slot = -1;
     isa::Instr instr{};
   };

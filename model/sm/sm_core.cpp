@@ -362,7 +362,7 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   // instruction faults once its collectors are empty (ranOffTheEnd). A mechanism may look at
   // anything: it is woken.
   if (mech_) wake(slot);
-  else setBit(fetchCandidates_[static_cast<size_t>(slot) / 64], slot % 64, true);
+  else wakeForFetch(slot);
   collectorFrees_++;
   const int lanes = __builtin_popcount(c.exec);
   execWarps_[static_cast<size_t>(oi.cls)]++;

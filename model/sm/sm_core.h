@@ -289,18 +289,20 @@ class SmCore {
   // (by the SM, or by a mechanism through SmContext::wake).
   std::vector<uint64_t> fetchCandidates_;
   void wake(int slot) {
-    partVersion_[static_cast<size_t>(slot) % partVersion_.size()]++;
-    markCandidate(slot);
-    setBit(fetchCandidates_[static_cast<size_t>(slot) / 64], slot % 64, true);
+    wakeForIssue(slot);
+    wakeForFetch(slot);
     if (mech_) mech_->woken(slot);
   }
-  // A scoreboard release: no fetch check reads the scoreboard, so without a mechanism (which may
-  // read anything) only the issue stage looks at the warp again.
-  void wakeAfterRelease(int slot) {
-    if (mech_) return wake(slot);
+  // An event that only one of the two stages' checks reads wakes the warp for that stage alone
+  // (a scoreboard release: issue; a dispatch: fetch). With a mechanism, which may read anything,
+  // the caller wakes it whole (wake()).
+  void wakeForIssue(int slot) {
     partVersion_[static_cast<size_t>(slot) % partVersion_.size()]++;
     markCandidate(slot);
   }
+  void wakeForFetch(int slot) { setBit(fetchCandidates_[static_cast<size_t>(slot) / 64], slot % 64, true); }
+  // A scoreboard release: no fetch check reads the scoreboard.
+  void wakeAfterRelease(int slot) { mech_ ? wake(slot) : wakeForIssue(slot); }
   // Anything may have changed (an admission, a retirement, a barrier release): every warp is
   // looked at again, and the oldest live warps are found again (a retired slot may come back
   // as a young warp).
