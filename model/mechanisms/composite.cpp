@@ -79,6 +79,14 @@ void CompositeMechanism::beforeExecute(int slot, const isa::Instr& in, uint32_t 
   for (auto& p : parts_) p->beforeExecute(slot, in, pc);
 }
 
+void CompositeMechanism::planExecute(int slot, const isa::Instr& in, sm::ExecutePlan& plan) {
+  for (auto& p : parts_) p->planExecute(slot, in, plan);
+}
+
+void CompositeMechanism::afterExecute(int slot, const isa::Instr& in) {
+  for (auto& p : parts_) p->afterExecute(slot, in);
+}
+
 void CompositeMechanism::written(int slot, const isa::Instr& in) {
   for (auto& p : parts_) p->written(slot, in);
 }

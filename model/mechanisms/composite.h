@@ -3,7 +3,8 @@
 // The registry builds it only for a list whose hook groups do not conflict (registry.h), so
 // that every answer below combines without one mechanism overruling another:
 //   - notifications (kernelStarted, blockAdmitted, beforeFetch, delivered, issued, flushed,
-//     beforeExecute, written, barrierReleased, warpExited, woken, ...): each mechanism in list
+//     beforeExecute, planExecute (each narrows or lengthens what the last left), afterExecute,
+//     written, barrierReleased, warpExited, woken, ...): each mechanism in list
 //     order;
 //   - retireSkips: each in list order (only the one that delivers skips, the fetch probe's
 //     exclusive user, finds any);
@@ -40,6 +41,8 @@ class CompositeMechanism final : public sm::SmMechanism {
   void issued(int slot, const sm::IBufferEntry& entry, bool diverged) override;
   void flushed(int slot) override;
   void beforeExecute(int slot, const isa::Instr& in, uint32_t pc) override;
+  void planExecute(int slot, const isa::Instr& in, sm::ExecutePlan& plan) override;
+  void afterExecute(int slot, const isa::Instr& in) override;
   void written(int slot, const isa::Instr& in) override;
   void barrierReleased(sm::BlockSlot& block) override;
   void woken(int slot) override;

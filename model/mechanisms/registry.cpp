@@ -5,6 +5,7 @@
 
 #include "model/mechanisms/composite.h"
 #include "model/mechanisms/darsie/darsie_mechanism.h"
+#include "model/mechanisms/uv/uv_token.h"
 
 namespace simtlm::mechanisms {
 
@@ -21,7 +22,8 @@ const HookGroupInfo kGroups[kNumHookGroups] = {
     {G::RetireSkips, "retire-skips", "issue's skip retirement", "retireSkips"},
     {G::OperandMapping, "operand-mapping", "the operand stage's register mapping",
      "regsPerBlock, the operand stage's renaming"},
-    {G::ExecuteWriteBack, "execute-writeback", "execute and write-back", "beforeExecute, written"},
+    {G::ExecuteWriteBack, "execute-writeback", "execute and write-back",
+     "beforeExecute, planExecute, afterExecute, written"},
     {G::Control, "control", "control (branches, barriers, reconvergence, flushes)",
      "issued (branches), barrierReleased, flushed"},
     {G::Memory, "memory", "memory (stores, atomics, fences)", "beforeExecute (memory instructions)"},
@@ -71,6 +73,17 @@ std::vector<Entry>& table() {
                             "DARSIE whose followers skip without waiting for LeaderWB; readers of the "
                             "value wait in the scoreboard (deviates from Sec. 4.3.2, to measure that wait)",
                             attachDarsie<false, false, true>));
+    // UV's token design computes uniform instructions on one lane and reads token registers
+    // through broadcast rows it maps for the instruction: it needs the register mapping alone.
+    v.push_back({{Mechanism::UvToken, config::mechanismName(Mechanism::UvToken),
+                  "UV, token design: intra-warp uniform instructions run on one lane (UV Sec. 3.1.1)",
+                  "",
+                  {G::OperandMapping, G::ExecuteWriteBack, G::AdmissionExit},
+                  {G::OperandMapping}},
+                 [](const config::GpuConfig&) { return sm::MechanismResources{}; },
+                 [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
+                   return std::make_unique<uv::UvTokenMechanism>(sm, r);
+                 }});
     return v;
   }();
   return t;

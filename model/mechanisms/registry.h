@@ -25,7 +25,7 @@ enum class HookGroup {
   OnIssue,           // issued
   RetireSkips,       // retireSkips
   OperandMapping,    // regsPerBlock and the operand stage's register mapping (renaming)
-  ExecuteWriteBack,  // beforeExecute, written
+  ExecuteWriteBack,  // beforeExecute, planExecute, afterExecute, written
   Control,           // branches and reconvergence (issued), barrierReleased, flushed
   Memory,            // stores, atomics and fences (beforeExecute of memory instructions)
   AdmissionExit,     // kernelStarted, blockAdmitted, blockRetired, warpExited, warpDrained

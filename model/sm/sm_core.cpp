@@ -99,7 +99,8 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
     stats.add(cls + ".warp_instructions", execWarps_[c], "instructions",
               "warp instructions of this class dispatched to an execution unit");
     stats.add(cls + ".lanes", execLanes_[c], "thread instructions",
-              "active lanes of the dispatched warp instructions of this class");
+              "lanes that computed the dispatched warp instructions of this class (active lanes; one for a "
+              "uniform instruction a mechanism computes on one lane)");
   }
   stats.add(p + "regfile.read_lane_groups", readLaneGroups_, "accesses",
             "vector register reads of dispatched instructions, per lane group with an active lane");
@@ -352,9 +353,10 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
                     : oi.unit == isa::Unit::Sfu ? cfg_.exec.sfu_width
                     : oi.unit == isa::Unit::LdSt ? cfg_.exec.ldst_width : 32;
   const int W = w.ctx->lanes();
-  const uint64_t occupancy = static_cast<uint64_t>((W + width - 1) / width);
-  *std::find_if(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; }) = cycle + occupancy;
-  const uint64_t done = cycle + occupancy - 1 + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
+  ExecutePlan plan{c.exec, static_cast<uint64_t>((W + width - 1) / width)};
+  if (mech_) mech_->planExecute(slot, in, plan);
+  *std::find_if(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; }) = cycle + plan.occupancy;
+  const uint64_t done = cycle + plan.occupancy - 1 + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
   opEvents_++;
   // No stall check of the warp reads what a dispatch changes (a barrier or fence waits for its
   // memory instructions both in collectors and in flight; a freed collector is collectorFrees_),
@@ -364,11 +366,11 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   if (mech_) wake(slot);
   else wakeForFetch(slot);
   collectorFrees_++;
-  const int lanes = __builtin_popcount(c.exec);
+  const int lanes = __builtin_popcount(plan.exec);
   execWarps_[static_cast<size_t>(oi.cls)]++;
   execLanes_[static_cast<size_t>(oi.cls)] += static_cast<uint64_t>(lanes);
   if (lanes > 0) {
-    const int groups = laneGroupsOf(c.exec);
+    const int groups = laneGroupsOf(plan.exec);
     readLaneGroups_ += static_cast<uint64_t>(__builtin_popcountll(regfile::sourceGprs(in)) * groups);
     if (regfile::destGpr(in)) writeLaneGroups_ += static_cast<uint64_t>(groups);
   }
@@ -377,15 +379,16 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   if (mech_) mech_->beforeExecute(slot, in, c.pc);
   switch (oi.format) {
     case isa::Format::Load: case isa::Format::Store: case isa::Format::Atomic: case isa::Format::AtomicCas:
-      executeMemory(slot, in, c.exec, cycle);
+      executeMemory(slot, in, plan.exec, cycle);
       break;
     case isa::Format::Branch: case isa::Format::NoOperands: case isa::Format::Barrier:
       break;  // resolved at issue
     default:
-      w.ctx->executeAlu(in, c.exec);
+      w.ctx->executeAlu(in, plan.exec);
       complete(slot, in, done, executeResults_);
       break;
   }
+  if (mech_) mech_->afterExecute(slot, in);
   dispatchPc_ = -1;
   if (w.done) {  // its last instruction may have left
     if (mech_) mech_->warpDrained(slot);

@@ -64,6 +64,15 @@ struct SmContext {
   void event() { ++events; }
 };
 
+// What executing an instruction takes: the lanes its semantics compute and the cycles it keeps
+// its unit instance busy. The SM fills it in (the lanes fixed at issue, warp size / unit width
+// cycles); a mechanism may narrow it (a uniform instruction computed on one lane in one cycle) or
+// lengthen it (an inserted copy), never widen the lanes.
+struct ExecutePlan {
+  uint32_t exec;
+  uint64_t occupancy;
+};
+
 // The hooks, grouped by the unit that calls them. Defaults do nothing.
 class SmMechanism {
  public:
@@ -104,6 +113,11 @@ class SmMechanism {
   // --- execute and write-back -------------------------------------------------------------------
   // The instruction leaves its operand collector and executes now (memory included).
   virtual void beforeExecute(int /*slot*/, const isa::Instr& /*in*/, uint32_t /*pc*/) {}
+  // Then, before its unit is taken: what executing it takes (see ExecutePlan).
+  virtual void planExecute(int /*slot*/, const isa::Instr& /*in*/, ExecutePlan& /*plan*/) {}
+  // Its semantics ran: the sources were read, an ALU result written, a memory access sent (its
+  // answer is written later).
+  virtual void afterExecute(int /*slot*/, const isa::Instr& /*in*/) {}
   // Its register-file write was performed.
   virtual void written(int /*slot*/, const isa::Instr& /*in*/) {}
 

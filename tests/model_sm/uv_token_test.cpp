@@ -1,0 +1,115 @@
+// uv-token (issue 17, docs/uv.md; UV Sec. 3.1.1): a uniform instruction is computed on lane N
+// alone, a token register is read through the broadcast path, a partial write to one copies the
+// scalar into every lane first. Values must stay the interpreter's: the register's other lanes
+// are stale, so a missing broadcast or copy stores a wrong value.
+#include <gtest/gtest.h>
+
+#include "tests/model_sm/kernel_run_support.h"
+
+using namespace simtlm;
+
+namespace {
+
+// r1 held tid.x (a vector) before the uniform chain overwrites it on lane N only: a vector read
+// that did not broadcast lane N would store tid-dependent garbage.
+const char* kUniformChain = R"(.kernel uniform_chain
+.regs 8
+.param OUT
+  ld.param.b32 r5, [OUT]
+  s2r r0, %tid.x
+  mov.b32 r1, r0
+  s2r r1, %ctaid.x
+  add.u32 r1, r1, 7
+  mul.lo.u32 r2, r1, 3
+  add.u32 r3, r0, r2
+  shl.b32 r4, r0, 2
+  add.u32 r5, r5, r4
+  add.u32 r3, r3, r1
+  st.global.b32 [r5], r3
+  exit
+)";
+
+// A guarded write to the token register r1 (lanes 0-7 add 1): lanes 8-31 must keep 5, which only
+// lane N holds until the copy-on-write.
+const char* kPartialWrite = R"(.kernel partial_write
+.regs 8
+.param OUT
+  ld.param.b32 r5, [OUT]
+  s2r r0, %tid.x
+  mov.b32 r1, r0
+  mov.b32 r1, 5
+  setp.lt.u32 p0, r0, 8
+  @p0 add.u32 r1, r1, 1
+  shl.b32 r4, r0, 2
+  add.u32 r5, r5, r4
+  st.global.b32 [r5], r1
+  exit
+)";
+
+// The kernel as one 32x2 block (two warps) on one SM of the default machine, SIMD width `simd`.
+void run(const char* source, config::Mechanism m, int simd, test::KernelRun& out) {
+  config::GpuConfig c;
+  c.gpu.num_sms = 1;
+  c.exec.simd_width = simd;
+  c.mechanism = m;
+  isa::LaunchConfig l;
+  l.block = {32, 2, 1};
+  test::runAgainstInterpreter(source, c, l, out);
+}
+
+double uv(const test::KernelRun& r, const std::string& name) { return r.stat("sm0.uv." + name); }
+
+}  // namespace
+
+TEST(UvToken, UniformChainRunsOnOneLaneAndIsReadThroughTheBroadcastPath) {
+  test::KernelRun base, tok;
+  run(kUniformChain, config::Mechanism::Baseline, 32, base);
+  run(kUniformChain, config::Mechanism::UvToken, 32, tok);
+  ASSERT_TRUE(base.equal);
+  EXPECT_TRUE(tok.equal);
+  // Per warp: s2r %ctaid.x, add, mul are uniform; ld.param of one word is a broadcast load;
+  // `add r3, r0, r2` and `add r5, r5, r4` and `add r3, r3, r1` read r2, r5 and r1 broadcast.
+  EXPECT_EQ(uv(tok, "uniform"), 6);
+  EXPECT_EQ(uv(tok, "uniform_loads"), 2);
+  EXPECT_EQ(uv(tok, "broadcast_reads"), 6);
+  EXPECT_EQ(uv(tok, "copies"), 0);
+  // The uniform ones computed one lane each: 31 lanes fewer per instruction than the baseline.
+  EXPECT_EQ(tok.stat("sm0.exec.int.lanes"), base.stat("sm0.exec.int.lanes") - 31 * 2);      // add r1
+  EXPECT_EQ(tok.stat("sm0.exec.int_mul.lanes"), base.stat("sm0.exec.int_mul.lanes") - 31 * 2);
+  EXPECT_EQ(tok.stat("sm0.exec.move.lanes"), base.stat("sm0.exec.move.lanes") - 31 * 2);    // s2r %ctaid
+  EXPECT_EQ(tok.stat("sm0.exec.int.warp_instructions"), base.stat("sm0.exec.int.warp_instructions"));
+  // Fewer register-file lane groups read and written.
+  EXPECT_LT(tok.stat("sm0.regfile.read_lane_groups"), base.stat("sm0.regfile.read_lane_groups"));
+}
+
+TEST(UvToken, APartialWriteToATokenRegisterCopiesTheScalarIntoEveryLaneFirst) {
+  test::KernelRun base, tok;
+  run(kPartialWrite, config::Mechanism::Baseline, 32, base);
+  run(kPartialWrite, config::Mechanism::UvToken, 32, tok);
+  ASSERT_TRUE(base.equal);
+  EXPECT_TRUE(tok.equal);
+  EXPECT_EQ(uv(tok, "uniform"), 2);  // mov r1, 5
+  EXPECT_EQ(uv(tok, "copies"), 2);   // @p0 add r1: one per warp
+  // The guarded add reads r1 from the register (expanded by the copy), not broadcast.
+  EXPECT_EQ(uv(tok, "broadcast_reads"), 2);  // add r5, r5, r4
+}
+
+// SIMD width 8: a vector instruction occupies its unit 4 cycles, a uniform one 1 (UV Sec. 3.1.1:
+// the issue-rate gain). The scalar lives in lane 24.
+TEST(UvToken, ANarrowSimdUnitIssuesUniformInstructionsEveryCycle) {
+  test::KernelRun base, tok;
+  run(kUniformChain, config::Mechanism::Baseline, 8, base);
+  run(kUniformChain, config::Mechanism::UvToken, 8, tok);
+  ASSERT_TRUE(base.equal);
+  EXPECT_TRUE(tok.equal);
+  EXPECT_EQ(uv(tok, "uniform"), 6);
+  EXPECT_EQ(uv(tok, "unit_cycles_saved"), 6 * 3);
+  EXPECT_LE(tok.result.cycles, base.result.cycles);
+  // The copy-on-write costs a move's occupancy (4 cycles) on the unit.
+  test::KernelRun copyBase, copyTok;
+  run(kPartialWrite, config::Mechanism::Baseline, 8, copyBase);
+  run(kPartialWrite, config::Mechanism::UvToken, 8, copyTok);
+  EXPECT_TRUE(copyTok.equal);
+  EXPECT_EQ(uv(copyTok, "copies"), 2);
+  EXPECT_EQ(uv(copyTok, "unit_cycles_saved"), 2 * 3);
+}
