@@ -107,4 +107,27 @@ TEST(SemanticsLane, FmaDiffersFromMulThenAdd) {
   EXPECT_NE(fused, unfused);
 }
 
+// A NaN result's bits must not depend on which lanes execute: the whole-warp loop of the
+// semantic functions (vectorized, the compiler free to swap commutative operands) and the
+// one-lane loop (divergence, a guard, UV's scalar lane) gave different payloads for two NaN
+// operands of add/mul, and a kernel can see the bits (and.b32). Every FP operation whose result
+// is NaN gives the canonical NaN 0x7fffffff, as min/max already did.
+TEST(SemanticsWarp, NanResultsAreCanonicalWhateverLanesExecute) {
+  const uint32_t nans[] = {kNaN, kNegNaN, kSNaN, 0xFFFFFFABu, 0xFFC00000u};
+  for (Op op : {Op::ADD_F32, Op::SUB_F32, Op::MUL_F32, Op::DIV_F32, Op::FMA_F32, Op::RCP_F32,
+                Op::SQRT_F32, Op::RSQRT_F32, Op::EX2_F32, Op::LG2_F32, Op::SIN_F32, Op::COS_F32}) {
+    for (uint32_t x : nans)
+      for (uint32_t y : nans) {
+        uint32_t a[32], b[32], c[32], whole[32] = {}, one[32] = {};
+        for (int l = 0; l < 32; ++l) a[l] = x, b[l] = y, c[l] = x;
+        isa::warpAlu(op)(a, 1, b, 1, c, 1, whole, 0xFFFFFFFFu, 32);
+        isa::warpAlu(op)(a, 1, b, 1, c, 1, one, 1u << 7, 32);
+        EXPECT_EQ(whole[7], 0x7FFFFFFFu) << isa::info(op).name << " " << std::hex << x << " " << y;
+        EXPECT_EQ(one[7], 0x7FFFFFFFu) << isa::info(op).name << " " << std::hex << x << " " << y;
+      }
+  }
+  EXPECT_EQ(isa::evalLane(Op::SQRT_F32, kNegInf, 0, 0), 0x7FFFFFFFu);
+  EXPECT_EQ(isa::evalLane(Op::ADD_F32, kInf, kNegInf, 0), 0x7FFFFFFFu);
+}
+
 }  // namespace simtlm::test
