@@ -17,10 +17,14 @@ inline float F(uint32_t x) {
   std::memcpy(&f, &x, 4);
   return f;
 }
+// The bits of an FP result. A NaN is the canonical 0x7fffffff (an NVIDIA GPU's FP32 NaN): which
+// NaN the host returns depends on how the compiler ordered commutative operands, which differs
+// between the whole-warp and the one-lane loops of the semantic functions, and kernels can see
+// the bits.
 inline uint32_t U(float f) {
   uint32_t x;
   std::memcpy(&x, &f, 4);
-  return x;
+  return f != f ? 0x7FFFFFFFu : x;
 }
 
 inline uint32_t mulHiS32(uint32_t a, uint32_t b) {

@@ -45,12 +45,7 @@ struct KnownSeed {
   uint64_t seed;
   const char* symptom;
 };
-inline const std::vector<KnownSeed> kKnownFailingSeeds = {
-    {244, "uv-token: issues 2388 warp instructions against the interpreter's 2532 (warp size 5, SIMD "
-          "width 1: the scalar in lane 4); suspected a NaN payload that differs between the one-lane "
-          "and the whole-warp paths of the FP semantics (sqrt.f32 of -inf feeding an and.b32 that "
-          "sets a loop count), docs/uv.md"},
-};
+inline const std::vector<KnownSeed> kKnownFailingSeeds = {};
 
 inline bool bugAffects(const KnownBug& b, config::Mechanism m) {
   if (b.only != config::Mechanism::Baseline) return m == b.only;
