@@ -30,7 +30,7 @@ enum class BlockPlacement { BreadthFirst, FillFirst };  // "breadth-first" | "fi
 // The redundancy-elimination mechanism the SMs run (DESIGN.md section 4). Chosen by the
 // scenario or --mechanism, not by a configuration key; mechanismName() gives its name. A test
 // may register more (model/mechanisms/registry.h), with ids past these.
-enum class Mechanism { Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken };
+enum class Mechanism { Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken, UvIrb, Uv };
 // The name of a built-in mechanism ("?" for an id only the registry knows).
 const char* mechanismName(Mechanism m);
 // Throws ConfigError for an unknown name.
@@ -126,6 +126,11 @@ struct GpuConfig {
     // Tests only (not a parameter): followers map the wrong version, which a test must catch.
     bool corrupt_rename_for_test = false;
   } darsie;
+
+  // UV's structures (docs/uv.md); used by uv-irb and uv.
+  struct Uv {
+    int irb_entries;  // instruction reuse buffer entries per SM (UV Sec. 3.2, 4: 8)
+  } uv;
 
   Mechanism mechanism = Mechanism::Baseline;
   // A composition ("darsie+NAME", docs/mechanisms.md): the mechanisms attached, two or more, in

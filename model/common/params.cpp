@@ -234,6 +234,8 @@ std::vector<Param> buildTable() {
       boolParam("darsie.rename_bank_conflicts", SIMTLM_FIELD(darsie.rename_bank_conflicts), true,
                 "rename-pool registers compete for the bank ports like any register; false removes "
                 "DARSIE-induced bank conflicts (the paper's 1% experiment, Sec. 6.1)"),
+      intParam("uv.irb_entries", SIMTLM_FIELD(uv.irb_entries), 8, "entries", 1, 256,
+               "UV instruction reuse buffer entries per SM, LRU (uv-irb, uv; UV Sec. 3.2)"),
       intParam("watchdog.cycles", SIMTLM_FIELD(watchdog.cycles), 1000000, "cycles", 1, 2000000000,
                "stop a run after this many cycles in which no warp went on and memory answered nothing"),
       intParam("limits.max_cycles", SIMTLM_FIELD(limits.max_cycles), kDefaultMaxCycles, "cycles", 0,

@@ -79,8 +79,8 @@ void CompositeMechanism::beforeExecute(int slot, const isa::Instr& in, uint32_t 
   for (auto& p : parts_) p->beforeExecute(slot, in, pc);
 }
 
-void CompositeMechanism::planExecute(int slot, const isa::Instr& in, sm::ExecutePlan& plan) {
-  for (auto& p : parts_) p->planExecute(slot, in, plan);
+void CompositeMechanism::planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) {
+  for (auto& p : parts_) p->planExecute(slot, in, pc, plan);
 }
 
 void CompositeMechanism::afterExecute(int slot, const isa::Instr& in) {

@@ -41,7 +41,7 @@ class CompositeMechanism final : public sm::SmMechanism {
   void issued(int slot, const sm::IBufferEntry& entry, bool diverged) override;
   void flushed(int slot) override;
   void beforeExecute(int slot, const isa::Instr& in, uint32_t pc) override;
-  void planExecute(int slot, const isa::Instr& in, sm::ExecutePlan& plan) override;
+  void planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) override;
   void afterExecute(int slot, const isa::Instr& in) override;
   void written(int slot, const isa::Instr& in) override;
   void barrierReleased(sm::BlockSlot& block) override;

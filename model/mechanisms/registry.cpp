@@ -5,7 +5,7 @@
 
 #include "model/mechanisms/composite.h"
 #include "model/mechanisms/darsie/darsie_mechanism.h"
-#include "model/mechanisms/uv/uv_token.h"
+#include "model/mechanisms/uv/uv_mechanism.h"
 
 namespace simtlm::mechanisms {
 
@@ -54,6 +54,16 @@ Entry darsieEntry(Mechanism id, const char* summary, AttachFn attach) {
           std::move(attach)};
 }
 
+Entry uvEntry(Mechanism id, const char* summary, uv::UvVariant variant) {
+  return {{id, config::mechanismName(id), summary, "",
+           {G::OperandMapping, G::ExecuteWriteBack, G::AdmissionExit},
+           {G::OperandMapping}},
+          [](const config::GpuConfig&) { return sm::MechanismResources{}; },
+          [variant](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
+            return std::make_unique<uv::UvMechanism>(sm, r, variant);
+          }};
+}
+
 // One row per configuration name (config::mechanismName); baseline has none. Registrations
 // append (ids past the built-in ones).
 std::vector<Entry>& table() {
@@ -73,17 +83,18 @@ std::vector<Entry>& table() {
                             "DARSIE whose followers skip without waiting for LeaderWB; readers of the "
                             "value wait in the scoreboard (deviates from Sec. 4.3.2, to measure that wait)",
                             attachDarsie<false, false, true>));
-    // UV's token design computes uniform instructions on one lane and reads token registers
-    // through broadcast rows it maps for the instruction: it needs the register mapping alone.
-    v.push_back({{Mechanism::UvToken, config::mechanismName(Mechanism::UvToken),
-                  "UV, token design: intra-warp uniform instructions run on one lane (UV Sec. 3.1.1)",
-                  "",
-                  {G::OperandMapping, G::ExecuteWriteBack, G::AdmissionExit},
-                  {G::OperandMapping}},
-                 [](const config::GpuConfig&) { return sm::MechanismResources{}; },
-                 [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
-                   return std::make_unique<uv::UvTokenMechanism>(sm, r);
-                 }});
+    // UV computes uniform instructions on one lane and reads token registers through broadcast
+    // rows it maps for the instruction (uv-token, uv): it needs the register mapping alone. uv-irb
+    // maps nothing but keeps the same tokens: it conflicts with DARSIE's renaming all the same
+    // (a renamed register's values are the leader's version, not the warp's).
+    v.push_back(uvEntry(Mechanism::UvToken,
+                        "UV, token design: intra-warp uniform instructions run on one lane (UV Sec. 3.1.1)",
+                        {true, false}));
+    v.push_back(uvEntry(Mechanism::UvIrb,
+                        "UV, instruction reuse buffer: uniform instructions reuse another warp's result (UV Sec. 3.2)",
+                        {false, true}));
+    v.push_back(uvEntry(Mechanism::Uv, "UV: token design and instruction reuse buffer together (UV Sec. 5.1)",
+                        {true, true}));
     return v;
   }();
   return t;

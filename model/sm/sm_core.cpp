@@ -353,10 +353,11 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
                     : oi.unit == isa::Unit::Sfu ? cfg_.exec.sfu_width
                     : oi.unit == isa::Unit::LdSt ? cfg_.exec.ldst_width : 32;
   const int W = w.ctx->lanes();
-  ExecutePlan plan{c.exec, static_cast<uint64_t>((W + width - 1) / width)};
-  if (mech_) mech_->planExecute(slot, in, plan);
+  ExecutePlan plan{c.exec, static_cast<uint64_t>((W + width - 1) / width),
+                   static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)))};
+  if (mech_) mech_->planExecute(slot, in, c.pc, plan);
   *std::find_if(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; }) = cycle + plan.occupancy;
-  const uint64_t done = cycle + plan.occupancy - 1 + static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
+  const uint64_t done = cycle + plan.occupancy - 1 + plan.latency;
   opEvents_++;
   // No stall check of the warp reads what a dispatch changes (a barrier or fence waits for its
   // memory instructions both in collectors and in flight; a freed collector is collectorFrees_),

@@ -66,11 +66,13 @@ struct SmContext {
 
 // What executing an instruction takes: the lanes its semantics compute and the cycles it keeps
 // its unit instance busy. The SM fills it in (the lanes fixed at issue, warp size / unit width
-// cycles); a mechanism may narrow it (a uniform instruction computed on one lane in one cycle) or
-// lengthen it (an inserted copy), never widen the lanes.
+// cycles, the class's latency); a mechanism may narrow it (a uniform instruction computed on one
+// lane in one cycle; a reused result, no lane and one cycle) or lengthen it (an inserted copy),
+// never widen the lanes.
 struct ExecutePlan {
   uint32_t exec;
   uint64_t occupancy;
+  uint64_t latency;  // cycles from the unit's last occupied cycle to the result (its class's)
 };
 
 // The hooks, grouped by the unit that calls them. Defaults do nothing.
@@ -114,7 +116,7 @@ class SmMechanism {
   // The instruction leaves its operand collector and executes now (memory included).
   virtual void beforeExecute(int /*slot*/, const isa::Instr& /*in*/, uint32_t /*pc*/) {}
   // Then, before its unit is taken: what executing it takes (see ExecutePlan).
-  virtual void planExecute(int /*slot*/, const isa::Instr& /*in*/, ExecutePlan& /*plan*/) {}
+  virtual void planExecute(int /*slot*/, const isa::Instr& /*in*/, uint32_t /*pc*/, ExecutePlan& /*plan*/) {}
   // Its semantics ran: the sources were read, an ALU result written, a memory access sent (its
   // answer is written later).
   virtual void afterExecute(int /*slot*/, const isa::Instr& /*in*/) {}

@@ -1,7 +1,8 @@
-// uv-token (issue 17, docs/uv.md; UV Sec. 3.1.1): a uniform instruction is computed on lane N
+// UV (issue 17, docs/uv.md). uv-token (UV Sec. 3.1.1): a uniform instruction is computed on lane N
 // alone, a token register is read through the broadcast path, a partial write to one copies the
 // scalar into every lane first. Values must stay the interpreter's: the register's other lanes
-// are stale, so a missing broadcast or copy stores a wrong value.
+// are stale, so a missing broadcast or copy stores a wrong value. uv-irb and uv (Sec. 3.2): a
+// uniform instruction whose PC, opcode and source values match an IRB entry takes its result.
 #include <gtest/gtest.h>
 
 #include "tests/model_sm/kernel_run_support.h"
@@ -46,11 +47,13 @@ const char* kPartialWrite = R"(.kernel partial_write
   exit
 )";
 
-// The kernel as one 32x2 block (two warps) on one SM of the default machine, SIMD width `simd`.
-void run(const char* source, config::Mechanism m, int simd, test::KernelRun& out) {
+// The kernel as one 32x2 block (two warps) on one SM of the default machine, SIMD width `simd`,
+// an IRB of `irbEntries`.
+void run(const char* source, config::Mechanism m, int simd, test::KernelRun& out, int irbEntries = 8) {
   config::GpuConfig c;
   c.gpu.num_sms = 1;
   c.exec.simd_width = simd;
+  c.uv.irb_entries = irbEntries;
   c.mechanism = m;
   isa::LaunchConfig l;
   l.block = {32, 2, 1};
@@ -112,4 +115,58 @@ TEST(UvToken, ANarrowSimdUnitIssuesUniformInstructionsEveryCycle) {
   EXPECT_TRUE(copyTok.equal);
   EXPECT_EQ(uv(copyTok, "copies"), 2);
   EXPECT_EQ(uv(copyTok, "unit_cycles_saved"), 2 * 3);
+}
+
+namespace {
+
+// Two warps of one block run the same uniform chain on the same values: the second finds each
+// result in the IRB. The special-register move is uniform but not looked up.
+const char* kReuse = R"(.kernel reuse
+.regs 8
+.param OUT
+  ld.param.b32 r5, [OUT]
+  s2r r0, %tid.x
+  mov.b32 r1, 9
+  mul.lo.u32 r2, r1, 7
+  s2r r3, %ctaid.x
+  add.u32 r2, r2, r3
+  shl.b32 r4, r0, 2
+  add.u32 r5, r5, r4
+  add.u32 r2, r2, r0
+  st.global.b32 [r5], r2
+  exit
+)";
+
+}  // namespace
+
+TEST(UvIrb, TheSecondWarpReusesTheFirstsResults) {
+  for (config::Mechanism m : {config::Mechanism::UvIrb, config::Mechanism::Uv}) {
+    test::KernelRun r;
+    run(kReuse, m, 32, r);
+    EXPECT_TRUE(r.equal) << config::mechanismName(m);
+    EXPECT_EQ(uv(r, "uniform"), 8) << config::mechanismName(m);  // mov, mul, s2r, add per warp
+    // mov, mul, add: the first warp misses and fills, the second hits.
+    EXPECT_EQ(uv(r, "irb.misses"), 3) << config::mechanismName(m);
+    EXPECT_EQ(uv(r, "irb.hits"), 3) << config::mechanismName(m);
+    EXPECT_EQ(uv(r, "irb.mismatches"), 0) << config::mechanismName(m);
+    EXPECT_EQ(uv(r, "irb.replacements"), 0) << config::mechanismName(m);
+  }
+  // A hit computes no lane: uv-irb's int/int_mul lanes fall by a warp's per hit.
+  test::KernelRun base, irb;
+  run(kReuse, config::Mechanism::Baseline, 32, base);
+  run(kReuse, config::Mechanism::UvIrb, 32, irb);
+  EXPECT_EQ(irb.stat("sm0.exec.int_mul.lanes"), base.stat("sm0.exec.int_mul.lanes") - 32);
+  EXPECT_EQ(irb.stat("sm0.exec.move.lanes"), base.stat("sm0.exec.move.lanes") - 32);
+  EXPECT_EQ(irb.stat("sm0.exec.int.lanes"), base.stat("sm0.exec.int.lanes") - 32);
+}
+
+TEST(UvIrb, AOneEntryBufferReplacesItsEntryAtEveryMiss) {
+  test::KernelRun r;
+  run(kReuse, config::Mechanism::Uv, 32, r, 1);
+  EXPECT_TRUE(r.equal);
+  // The two warps run the chain in lockstep: each instruction's entry is reused by the second
+  // warp before the first warp's next instruction evicts it (mul evicts mov, add evicts mul).
+  EXPECT_EQ(uv(r, "irb.hits"), 3);
+  EXPECT_EQ(uv(r, "irb.misses"), 3);
+  EXPECT_EQ(uv(r, "irb.replacements"), 2);
 }

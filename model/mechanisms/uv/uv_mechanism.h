@@ -1,0 +1,85 @@
+// UV: uniform vector instructions (docs/uv.md; UV paper Sec. 3.1.1 and 3.2), a mechanism of the
+// SM attached through its hooks (model/sm/sm_mechanism.h). Three configuration names share it:
+//   uv-token  intra-warp: a uniform instruction is computed on one lane (UV Sec. 3.1.1);
+//   uv-irb    inter-warp: uniform instructions look up the instruction reuse buffer, a hit
+//             supplies the stored result and skips execution (Sec. 3.2); the rest run as vectors;
+//   uv        both (Sec. 5.1's combined design).
+//
+// A token bit per vector register of a warp marks a uniform value. With scalar execution its
+// scalar lives in one lane of the register, N = warp size - SIMD width (0 when the unit is a
+// warp wide): the other lanes are stale and are never read. An ALU instruction whose sources are
+// all uniform (token registers, immediates, special registers the same in every thread),
+// executed by the whole warp, is uniform: with scalar execution it is computed on lane N alone
+// in one cycle of its unit; its destination gets the token. A vector instruction reads a token
+// register through the broadcast path: lane N's value in every lane. A vector write to a token
+// register clears the token; one that leaves lanes unwritten (divergence, a guard, a partial
+// warp) first copies the scalar into every lane (copy-on-write, an inserted vector move). A load
+// whose address is uniform, by the whole warp, returns one value through the broadcast path:
+// its destination gets the token.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "model/sm/sm_mechanism.h"
+
+namespace simtlm::uv {
+
+struct UvVariant {
+  bool scalar;  // uniform instructions computed on lane N (intra-warp)
+  bool irb;     // the instruction reuse buffer (inter-warp)
+};
+
+class UvMechanism final : public sm::SmMechanism {
+ public:
+  UvMechanism(sm::SmContext& sm, stats::Registry& stats, UvVariant variant);
+
+  void kernelStarted() override;
+  void blockAdmitted(int blockSlot) override;
+  void planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) override;
+  void afterExecute(int slot, const isa::Instr& in) override;
+
+ private:
+  // One IRB entry (UV Sec. 4: a 10-bit partial PC tag, the opcode, three source values, the
+  // result, LRU state).
+  struct IrbEntry {
+    bool valid = false;
+    uint32_t tag = 0;
+    isa::Op op = isa::Op::NOP;
+    std::array<uint32_t, 3> src{};
+    uint32_t result = 0;
+    uint64_t used = 0;  // LRU: the last lookup that touched it
+  };
+
+  bool uniformSources(int slot, const isa::Instr& in) const;
+  void broadcastSources(int slot, const isa::Instr& in);
+  // The IRB for a uniform instruction: true on a hit (the plan then skips execution).
+  bool lookUp(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan);
+  void remember(int slot, const isa::Instr& in);  // after a miss or a mismatch: its result
+
+  sm::SmContext& sm_;
+  UvVariant variant_;
+  int lane_ = 0;                  // N: the lane that holds a token register's scalar
+  std::vector<uint64_t> tokens_;  // per warp slot, bit r for register r
+  std::vector<IrbEntry> irb_;
+  uint64_t lookups_ = 0;
+  // The instruction between planExecute and afterExecute: the registers read through the
+  // broadcast path (each mapped onto a row of `rows_` that holds lane N's value in every lane),
+  // the token its destination gets, and what the IRB found.
+  struct Broadcast {
+    uint8_t reg;
+    int row;
+  };
+  std::vector<Broadcast> mapped_;
+  std::array<std::array<uint32_t, 32>, 3> rows_{};
+  int destToken_ = 0;      // -1: the destination's token is cleared; 1: set; 0: no destination
+  int irbEntry_ = -1;      // the entry to fill with this instruction's result, or -1
+  bool irbHit_ = false;    // the result comes from irb_[irbEntry_]
+  std::array<uint32_t, 3> irbSrc_{};  // this instruction's source values (lane N)
+  uint32_t irbPc_ = 0;
+  uint64_t uniform_ = 0, copies_ = 0, broadcastReads_ = 0, uniformLoads_ = 0, cyclesSaved_ = 0;
+  uint64_t irbHits_ = 0, irbMismatches_ = 0, irbMisses_ = 0, irbReplacements_ = 0;
+};
+
+}  // namespace simtlm::uv
