@@ -87,7 +87,7 @@ void UvMechanism::planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::E
   isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
   uint64_t& tok = tokens_[static_cast<size_t>(slot)];
   const int W = ctx.lanes();
-  const bool wholeWarp = plan.exec == allLanes(W) && W == static_cast<int>(sm_.image.launch.warpSize);
+  const bool wholeWarp = plan.exec == allLanes(W);  // (W is the launch's warp size)
   const auto d = regfile::destGpr(in);
   if (wholeWarp && d && uniformSources(slot, in)) {
     uniform_++;
@@ -132,11 +132,10 @@ void UvMechanism::broadcastSources(int slot, const isa::Instr& in) {
   const int W = ctx.lanes();
   for (uint64_t bits = regfile::sourceGprs(in) & tokens_[static_cast<size_t>(slot)]; bits; bits &= bits - 1) {
     const auto r = static_cast<uint8_t>(__builtin_ctzll(bits));
-    const int row = static_cast<int>(mapped_.size());
-    auto& values = rows_[static_cast<size_t>(row)];
+    auto& values = rows_[mapped_.size()];
     std::fill(values.begin(), values.begin() + W, ctx.privateReg(r)[lane_]);
     ctx.mapReg(r, values.data());
-    mapped_.push_back({r, row});
+    mapped_.push_back(r);
     broadcastReads_++;
   }
 }
@@ -155,7 +154,6 @@ bool UvMechanism::lookUp(int slot, const isa::Instr& in, uint32_t pc, sm::Execut
   irbSrc_ = {f == isa::Format::Unary && in.hasImm ? in.imm : value(in.a), 0, 0};
   if (f == isa::Format::Binary) irbSrc_[1] = in.hasImm ? in.imm : value(in.b);
   if (f == isa::Format::Ternary) irbSrc_[1] = value(in.b), irbSrc_[2] = value(in.c);
-  irbPc_ = pc;
   const uint32_t tag = (pc >> 3) & kTagMask;
   ++lookups_;
   int victim = 0;
@@ -196,15 +194,15 @@ void UvMechanism::remember(int slot, const isa::Instr& in) {
 void UvMechanism::afterExecute(int slot, const isa::Instr& in) {
   isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
   const auto d = regfile::destGpr(in);
-  for (const Broadcast& b : mapped_) {
-    // A result written at execute onto its own broadcast row (rD = rD + rB, ld.param rD, [rD]:
-    // the whole warp, every lane written) belongs in the register. Other loads write at their
-    // answer, after the mapping is gone.
-    const isa::OpInfo& oi = isa::info(in.op);
-    if (d && *d == b.reg && (!isa::isMemory(oi.format) || oi.cls == isa::OpClass::LoadParam))
-      std::copy(rows_[static_cast<size_t>(b.row)].begin(), rows_[static_cast<size_t>(b.row)].begin() + ctx.lanes(),
-                ctx.privateReg(b.reg));
-    ctx.unmapReg(b.reg);
+  // A result written at execute onto its own broadcast row (rD = rD + rB, ld.param rD, [rD]: the
+  // whole warp, every lane written) belongs in the register. Other loads write at their answer,
+  // after the mapping is gone.
+  const isa::OpInfo& oi = isa::info(in.op);
+  const bool writtenNow = !isa::isMemory(oi.format) || oi.cls == isa::OpClass::LoadParam;
+  for (size_t i = 0; i < mapped_.size(); ++i) {
+    const uint8_t r = mapped_[i];
+    if (writtenNow && d && *d == r) std::copy(rows_[i].begin(), rows_[i].begin() + ctx.lanes(), ctx.privateReg(r));
+    ctx.unmapReg(r);
   }
   mapped_.clear();
   if (irbHit_) {  // the reused value is what the warp gets: on lane N, or broadcast to every lane

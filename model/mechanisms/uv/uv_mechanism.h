@@ -65,19 +65,14 @@ class UvMechanism final : public sm::SmMechanism {
   std::vector<IrbEntry> irb_;
   uint64_t lookups_ = 0;
   // The instruction between planExecute and afterExecute: the registers read through the
-  // broadcast path (each mapped onto a row of `rows_` that holds lane N's value in every lane),
+  // broadcast path (mapped_[i] mapped onto rows_[i], which holds lane N's value in every lane),
   // the token its destination gets, and what the IRB found.
-  struct Broadcast {
-    uint8_t reg;
-    int row;
-  };
-  std::vector<Broadcast> mapped_;
+  std::vector<uint8_t> mapped_;
   std::array<std::array<uint32_t, 32>, 3> rows_{};
   int destToken_ = 0;      // -1: the destination's token is cleared; 1: set; 0: no destination
   int irbEntry_ = -1;      // the entry to fill with this instruction's result, or -1
   bool irbHit_ = false;    // the result comes from irb_[irbEntry_]
   std::array<uint32_t, 3> irbSrc_{};  // this instruction's source values (lane N)
-  uint32_t irbPc_ = 0;
   uint64_t uniform_ = 0, copies_ = 0, broadcastReads_ = 0, uniformLoads_ = 0, cyclesSaved_ = 0;
   uint64_t irbHits_ = 0, irbMismatches_ = 0, irbMisses_ = 0, irbReplacements_ = 0;
 };
