@@ -100,7 +100,7 @@ namespace simtlm::config {
 
 namespace {
 constexpr const char* kMechanismNames[] = {"baseline", "darsie", "darsie-ignore-store",
-                                           "darsie-no-cf-sync", "darsie-early-skip", "uv-token", "uv-irb", "uv"};
+                                           "darsie-no-cf-sync", "darsie-early-skip", "uv-token", "uv-irb", "uv", "uv-srf", "uv-srf-irb"};
 constexpr int kMechanisms = static_cast<int>(std::size(kMechanismNames));
 }  // namespace
 

@@ -30,7 +30,7 @@ enum class BlockPlacement { BreadthFirst, FillFirst };  // "breadth-first" | "fi
 // The redundancy-elimination mechanism the SMs run (DESIGN.md section 4). Chosen by the
 // scenario or --mechanism, not by a configuration key; mechanismName() gives its name. A test
 // may register more (model/mechanisms/registry.h), with ids past these.
-enum class Mechanism { Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken, UvIrb, Uv };
+enum class Mechanism { Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken, UvIrb, Uv, UvSrf, UvSrfIrb };
 // The name of a built-in mechanism ("?" for an id only the registry knows).
 const char* mechanismName(Mechanism m);
 // Throws ConfigError for an unknown name.
@@ -127,9 +127,10 @@ struct GpuConfig {
     bool corrupt_rename_for_test = false;
   } darsie;
 
-  // UV's structures (docs/uv.md); used by uv-irb and uv.
+  // UV's structures (docs/uv.md): the IRB (uv-irb, uv, uv-srf-irb) and the SRF (uv-srf, uv-srf-irb).
   struct Uv {
     int irb_entries;  // instruction reuse buffer entries per SM (UV Sec. 3.2, 4: 8)
+    int srf_entries;  // scalar register file registers per SM (UV Sec. 3.1.2, 4: 128)
   } uv;
 
   Mechanism mechanism = Mechanism::Baseline;

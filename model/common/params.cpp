@@ -235,7 +235,10 @@ std::vector<Param> buildTable() {
                 "rename-pool registers compete for the bank ports like any register; false removes "
                 "DARSIE-induced bank conflicts (the paper's 1% experiment, Sec. 6.1)"),
       intParam("uv.irb_entries", SIMTLM_FIELD(uv.irb_entries), 8, "entries", 1, 256,
-               "UV instruction reuse buffer entries per SM, LRU (uv-irb, uv; UV Sec. 3.2)"),
+               "UV instruction reuse buffer entries per SM, LRU (uv-irb, uv, uv-srf-irb; UV Sec. 3.2)"),
+      intParam("uv.srf_entries", SIMTLM_FIELD(uv.srf_entries), 128, "registers", 1, 4096,
+               "UV scalar register file registers per SM; full: uniform instructions run as vectors "
+               "(uv-srf, uv-srf-irb; UV Sec. 3.1.2, 5.3)"),
       intParam("watchdog.cycles", SIMTLM_FIELD(watchdog.cycles), 1000000, "cycles", 1, 2000000000,
                "stop a run after this many cycles in which no warp went on and memory answered nothing"),
       intParam("limits.max_cycles", SIMTLM_FIELD(limits.max_cycles), kDefaultMaxCycles, "cycles", 0,

@@ -75,25 +75,42 @@ std::vector<ComponentSpec> build() {
         {"atomic", "atomic performed at DRAM", {{"dram.atomics"}}}}},
       {"tlm", "GPU memory port (TLM socket)", Scope::Gpu, "", true,
        {{"transaction", "TLM transaction", {{"tlm.transactions"}}}}},
-      {"darsie.skip_table", "DARSIE PC skip table", Scope::PerSm, "darsie", true,
+      {"darsie.skip_table", "DARSIE PC skip table", Scope::PerSm, "darsie darsie-*", true,
        {{"lookup", "read-port access (one per distinct PC probed in a cycle)",
          {{"darsie.skip_table.lookups"}}},
         {"write", "entry created or cleared",
          {{"darsie.leader_elections"}, {"darsie.skip_table.invalidated_by_store"},
           {"darsie.skip_table.invalidated_by_atomic"}}}}},
-      {"darsie.majority_mask", "DARSIE majority-path masks", Scope::PerSm, "darsie", true,
+      {"darsie.majority_mask", "DARSIE majority-path masks", Scope::PerSm, "darsie darsie-*", true,
        {{"access", "mask update (branch barrier, warp leaving, rejoin)",
          {{"darsie.branch_barriers"}, {"darsie.majority_leaves"}, {"darsie.rejoins"}}}}},
-      {"darsie.rename", "DARSIE register rename/version tables", Scope::PerSm, "darsie", true,
+      {"darsie.rename", "DARSIE register rename/version tables", Scope::PerSm, "darsie darsie-*", true,
        {{"lookup", "rename-table read (register operand of an issued instruction)",
          {{"darsie.rename.lookups"}}},
         {"write", "mapping written (skip, leader version, adopted version)",
          {{"darsie.skipped"}, {"darsie.leader_elections"}, {"darsie.adopted_versions"}}},
         {"copy", "renamed register copied to warp-private space (32-lane read + write)",
          {{"darsie.copied_registers"}}}}},
-      {"darsie.freelist", "DARSIE rename-register freelist", Scope::PerSm, "darsie", true,
+      {"darsie.freelist", "DARSIE rename-register freelist", Scope::PerSm, "darsie darsie-*", true,
        {{"allocate", "register taken by a leader (a new version)", {{"darsie.freelist.allocations"}}},
         {"release", "register returned (no warp needs the version)", {{"darsie.freelist.releases"}}}}},
+      // UV's structures (docs/uv.md): the token bits of the token design (uv-irb detects uniform
+      // instructions with them too), the SRF design's scalar register file with its renaming
+      // table and freelist, and the instruction reuse buffer.
+      {"uv.token", "UV token bits (one per vector register)", Scope::PerSm, "uv-token uv-irb uv", true,
+       {{"access", "token bits of an issued instruction's registers read and its destination's written",
+         {{"issue.warp_instructions"}}}}},
+      {"uv.srf", "UV scalar register file, renaming table and freelist", Scope::PerSm, "uv-srf uv-srf-irb", true,
+       {{"read", "32-bit scalar register read", {{"uv.srf.reads"}}},
+        {"write", "32-bit scalar register written", {{"uv.srf.writes"}}},
+        {"rename_lookup", "renaming table read for an issued instruction's registers", {{"issue.warp_instructions"}}},
+        {"rename_update", "mapping written or cleared (a register taken or returned)",
+         {{"uv.srf.writes"}, {"uv.srf.releases"}}}}},
+      {"uv.irb", "UV instruction reuse buffer", Scope::PerSm, "uv-irb uv uv-srf-irb", true,
+       {{"lookup", "lookup of a uniform instruction (tags, opcode and source values compared)",
+         {{"uv.irb.hits"}, {"uv.irb.mismatches"}, {"uv.irb.misses"}}},
+        {"write", "entry filled with an executed instruction's sources and result",
+         {{"uv.irb.mismatches"}, {"uv.irb.misses"}}}}},
   };
 }
 
@@ -111,17 +128,30 @@ int componentIndex(const std::string& name) {
   return -1;
 }
 
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t end = s.find(sep, start);
+    out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return out;
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
 bool mechanismUses(const std::string& mechanism, const std::string& owner) {
   if (owner.empty()) return true;
   // A composition ("darsie+NAME") uses the components of each of its mechanisms.
-  size_t start = 0;
-  for (;;) {
-    const size_t plus = mechanism.find('+', start);
-    const std::string one = mechanism.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
-    if (one == owner || one.rfind(owner + "-", 0) == 0) return true;
-    if (plus == std::string::npos) return false;
-    start = plus + 1;
-  }
+  for (const std::string& one : split(mechanism, '+'))
+    for (const std::string& name : split(owner, ' ')) {
+      const bool prefix = !name.empty() && name.back() == '*';
+      if (prefix ? one.rfind(name.substr(0, name.size() - 1), 0) == 0 : one == name) return true;
+    }
+  return false;
 }
 
 }  // namespace simtlm::energy

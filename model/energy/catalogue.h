@@ -5,9 +5,9 @@
 //
 // A mechanism's own structures are components like any other, marked with the mechanism they
 // belong to: they are charged only in runs of that mechanism (DARSIE's for `darsie` and its
-// variants) and reported separately as its overhead. A later mechanism (a scalar register file,
-// a reuse buffer, BOW's bypass buffers, an affine register file) plugs in by adding its rows here
-// and its entries to the tables.
+// variants, UV's for the uv variants that have them) and reported separately as its overhead. A
+// later mechanism (BOW's bypass buffers, an affine register file) plugs in by adding its rows
+// here and its entries to the tables.
 #pragma once
 
 #include <string>
@@ -40,7 +40,9 @@ struct ComponentSpec {
   std::string name;
   std::string title;      // for people: "register file (bank reads and writes)"
   Scope scope = Scope::PerSm;
-  std::string mechanism;  // "" for the baseline machine; "darsie": DARSIE's overhead
+  // The mechanisms whose runs charge it, separated by spaces ("NAME-*" names a family of
+  // variants): "" for the baseline machine; "darsie darsie-*": DARSIE's overhead.
+  std::string mechanism;
   bool onChip = true;     // scaled with the supply voltage (DRAM is not: its own supply)
   std::vector<EventSpec> events;
   std::string needs = "";  // "l2": charged only when the machine has that cache
@@ -50,9 +52,9 @@ struct ComponentSpec {
 const std::vector<ComponentSpec>& catalogue();
 // Index in catalogue() of the component called `name`, or -1.
 int componentIndex(const std::string& name);
-// True when `mechanism` (a run's mechanism name) turns on components of `owner`
-// ("darsie" owns darsie, darsie-ignore-store and darsie-no-cf-sync, alone or in a composition
-// such as darsie+NAME).
+// True when `mechanism` (a run's mechanism name) turns on components of `owner` (a component's
+// list: "darsie darsie-*" owns darsie, darsie-ignore-store and darsie-no-cf-sync, alone or in a
+// composition such as darsie+NAME; "uv-token uv-irb uv" owns those three names exactly).
 bool mechanismUses(const std::string& mechanism, const std::string& owner);
 
 }  // namespace simtlm::energy

@@ -89,12 +89,18 @@ std::vector<Entry>& table() {
     // (a renamed register's values are the leader's version, not the warp's).
     v.push_back(uvEntry(Mechanism::UvToken,
                         "UV, token design: intra-warp uniform instructions run on one lane (UV Sec. 3.1.1)",
-                        {true, false}));
+                        {true, false, false}));
     v.push_back(uvEntry(Mechanism::UvIrb,
                         "UV, instruction reuse buffer: uniform instructions reuse another warp's result (UV Sec. 3.2)",
-                        {false, true}));
+                        {false, true, false}));
     v.push_back(uvEntry(Mechanism::Uv, "UV: token design and instruction reuse buffer together (UV Sec. 5.1)",
-                        {true, true}));
+                        {true, true, false}));
+    v.push_back(uvEntry(Mechanism::UvSrf,
+                        "UV, SRF design: uniform instructions run on one lane, their results renamed into a "
+                        "scalar register file (UV Sec. 3.1.2)",
+                        {true, false, true}));
+    v.push_back(uvEntry(Mechanism::UvSrfIrb, "UV: SRF design and instruction reuse buffer together (UV Sec. 5.1, Fig. 6)",
+                        {true, true, true}));
     return v;
   }();
   return t;

@@ -354,7 +354,8 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
                     : oi.unit == isa::Unit::LdSt ? cfg_.exec.ldst_width : 32;
   const int W = w.ctx->lanes();
   ExecutePlan plan{c.exec, static_cast<uint64_t>((W + width - 1) / width),
-                   static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)))};
+                   static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls))), regfile::sourceGprs(in),
+                   regfile::destGpr(in).has_value()};
   if (mech_) mech_->planExecute(slot, in, c.pc, plan);
   *std::find_if(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; }) = cycle + plan.occupancy;
   const uint64_t done = cycle + plan.occupancy - 1 + plan.latency;
@@ -372,8 +373,8 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   execLanes_[static_cast<size_t>(oi.cls)] += static_cast<uint64_t>(lanes);
   if (lanes > 0) {
     const int groups = laneGroupsOf(plan.exec);
-    readLaneGroups_ += static_cast<uint64_t>(__builtin_popcountll(regfile::sourceGprs(in)) * groups);
-    if (regfile::destGpr(in)) writeLaneGroups_ += static_cast<uint64_t>(groups);
+    readLaneGroups_ += static_cast<uint64_t>(__builtin_popcountll(plan.rfReads) * groups);
+    if (plan.rfWrite) writeLaneGroups_ += static_cast<uint64_t>(groups);
   }
   dispatchPc_ = c.pc;
   if (executeLog_.should_log(spdlog::level::trace)) traceExecute(slot, c, cycle, done);

@@ -73,6 +73,11 @@ struct ExecutePlan {
   uint32_t exec;
   uint64_t occupancy;
   uint64_t latency;  // cycles from the unit's last occupied cycle to the result (its class's)
+  // The accesses of the register-file banks (for the statistics and energy): the registers read
+  // and whether the destination is written there; a mechanism that keeps a value elsewhere
+  // (a scalar register file) removes them.
+  uint64_t rfReads;
+  bool rfWrite;
 };
 
 // The hooks, grouped by the unit that calls them. Defaults do nothing.

@@ -98,9 +98,14 @@ TEST(EnergyCalculator, ACompositionIsChargedItsMechanismsStructures) {
     EXPECT_EQ(b.overhead.dynamic, 80.0) << name;
     EXPECT_EQ(b.overhead.statik, 180000.0) << name;
   }
-  EXPECT_TRUE(energy::mechanismUses("count-issued+darsie-no-cf-sync", "darsie"));
-  EXPECT_FALSE(energy::mechanismUses("count-issued+darsiex", "darsie"));
-  EXPECT_FALSE(energy::mechanismUses("baseline", "darsie"));
+  EXPECT_TRUE(energy::mechanismUses("count-issued+darsie-no-cf-sync", "darsie darsie-*"));
+  EXPECT_TRUE(energy::mechanismUses("darsie", "darsie darsie-*"));
+  EXPECT_FALSE(energy::mechanismUses("count-issued+darsiex", "darsie darsie-*"));
+  EXPECT_FALSE(energy::mechanismUses("baseline", "darsie darsie-*"));
+  // Exact names: "uv" owns uv, not uv-srf.
+  EXPECT_TRUE(energy::mechanismUses("uv", "uv-token uv-irb uv"));
+  EXPECT_FALSE(energy::mechanismUses("uv-srf", "uv-token uv-irb uv"));
+  EXPECT_TRUE(energy::mechanismUses("uv-srf-irb", "uv-irb uv uv-srf-irb"));
 }
 
 TEST(EnergyCalculator, DoubledCountsDoubleDynamicEnergy) {

@@ -3,6 +3,8 @@
 // scalar into every lane first. Values must stay the interpreter's: the register's other lanes
 // are stale, so a missing broadcast or copy stores a wrong value. uv-irb and uv (Sec. 3.2): a
 // uniform instruction whose PC, opcode and source values match an IRB entry takes its result.
+// uv-srf and uv-srf-irb (Sec. 3.1.2): the scalars live in a scalar register file; the vector
+// registers they rename are never written, so a scalar not read from the SRF is a wrong value.
 #include <gtest/gtest.h>
 
 #include "tests/model_sm/kernel_run_support.h"
@@ -49,14 +51,16 @@ const char* kPartialWrite = R"(.kernel partial_write
 
 // The kernel as one 32x2 block (two warps) on one SM of the default machine, SIMD width `simd`,
 // an IRB of `irbEntries`.
-void run(const char* source, config::Mechanism m, int simd, test::KernelRun& out, int irbEntries = 8) {
+void run(const char* source, config::Mechanism m, int simd, test::KernelRun& out, int irbEntries = 8,
+         int srfEntries = 128, int warps = 2) {
   config::GpuConfig c;
   c.gpu.num_sms = 1;
   c.exec.simd_width = simd;
   c.uv.irb_entries = irbEntries;
+  c.uv.srf_entries = srfEntries;
   c.mechanism = m;
   isa::LaunchConfig l;
-  l.block = {32, 2, 1};
+  l.block = {32, static_cast<uint32_t>(warps), 1};
   test::runAgainstInterpreter(source, c, l, out);
 }
 
@@ -169,4 +173,67 @@ TEST(UvIrb, AOneEntryBufferReplacesItsEntryAtEveryMiss) {
   EXPECT_EQ(uv(r, "irb.hits"), 3);
   EXPECT_EQ(uv(r, "irb.misses"), 3);
   EXPECT_EQ(uv(r, "irb.replacements"), 2);
+}
+
+// uv-srf: the uniform chain's results are renamed into the SRF; the vector registers keep their
+// old values (r1 keeps tid.x), so a read that missed the SRF would store a wrong value.
+TEST(UvSrf, UniformResultsLiveInTheScalarRegisterFile) {
+  test::KernelRun base, srf;
+  run(kUniformChain, config::Mechanism::Baseline, 32, base);
+  run(kUniformChain, config::Mechanism::UvSrf, 32, srf);
+  ASSERT_TRUE(base.equal);
+  EXPECT_TRUE(srf.equal);
+  // Per warp: s2r %ctaid.x, add r1, mul r2 are uniform (the SRF design keeps loads in the VRF,
+  // so r5 is a vector register here).
+  EXPECT_EQ(uv(srf, "uniform"), 6);
+  EXPECT_EQ(uv(srf, "srf.writes"), 6);
+  // Reads: add r1 and mul read r1 (scalar instructions), add r3, r0, r2 and add r3, r3, r1 read
+  // r2 and r1 (vector instructions, through the broadcast path).
+  EXPECT_EQ(uv(srf, "srf.reads"), 8);
+  EXPECT_EQ(uv(srf, "broadcast_reads"), 4);
+  // add r1 renames r1 again (its old register returns); r1 and r2 return when the block retires.
+  EXPECT_EQ(uv(srf, "srf.releases"), 6);
+  EXPECT_EQ(uv(srf, "srf.peak"), 4);
+  EXPECT_EQ(uv(srf, "srf.full"), 0);
+  // The scalar results are not written to the register-file banks, the SRF reads not read there.
+  EXPECT_LT(srf.stat("sm0.regfile.write_lane_groups"), base.stat("sm0.regfile.write_lane_groups"));
+  EXPECT_LT(srf.stat("sm0.regfile.read_lane_groups"), base.stat("sm0.regfile.read_lane_groups"));
+  EXPECT_EQ(srf.stat("sm0.exec.int_mul.lanes"), base.stat("sm0.exec.int_mul.lanes") - 31 * 2);
+}
+
+// One scalar register, one warp: s2r %ctaid.x takes it; add r1, r1, 7 finds the freelist empty
+// (renaming takes a new register before the old one returns) and runs as a vector instruction,
+// ending r1's mapping; mul then reads a vector register and is not uniform.
+TEST(UvSrf, AFullScalarRegisterFileLeavesUniformInstructionsVector) {
+  test::KernelRun srf;
+  run(kUniformChain, config::Mechanism::UvSrf, 32, srf, 8, 1, 1);
+  EXPECT_TRUE(srf.equal);
+  EXPECT_EQ(uv(srf, "uniform"), 2);
+  EXPECT_EQ(uv(srf, "srf.full"), 1);
+  EXPECT_EQ(uv(srf, "srf.writes"), 1);
+  EXPECT_EQ(uv(srf, "srf.peak"), 1);
+  EXPECT_EQ(uv(srf, "srf.reads"), 1);  // add r1 reads r1 from the SRF, broadcast
+}
+
+// A guarded write to the renamed r1 copies the SRF's value into every lane of the vector register
+// first (lanes 8-31 keep 5).
+TEST(UvSrf, APartialWriteToARenamedRegisterCopiesTheScalarIntoEveryLaneFirst) {
+  test::KernelRun srf;
+  run(kPartialWrite, config::Mechanism::UvSrf, 32, srf);
+  EXPECT_TRUE(srf.equal);
+  EXPECT_EQ(uv(srf, "uniform"), 2);  // mov r1, 5
+  EXPECT_EQ(uv(srf, "copies"), 2);
+  EXPECT_EQ(uv(srf, "srf.reads"), 2);  // the copies
+  EXPECT_EQ(uv(srf, "broadcast_reads"), 0);
+}
+
+// uv-srf-irb: the IRB's hits write the SRF like executed uniform instructions.
+TEST(UvSrf, IrbHitsWriteTheScalarRegisterFile) {
+  test::KernelRun r;
+  run(kReuse, config::Mechanism::UvSrfIrb, 32, r);
+  EXPECT_TRUE(r.equal);
+  EXPECT_EQ(uv(r, "uniform"), 8);
+  EXPECT_EQ(uv(r, "irb.misses"), 3);
+  EXPECT_EQ(uv(r, "irb.hits"), 3);
+  EXPECT_EQ(uv(r, "srf.writes"), 8);
 }

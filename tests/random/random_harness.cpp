@@ -59,7 +59,8 @@ std::string report(const GeneratedKernel& g, const GenOptions& opt, const RunSpe
   std::ostringstream s;
   s << "random kernel " << g.describe() << "\n  mechanism " << config::mechanismName(run.mechanism) << ", sizes "
     << run.sizes->name << " (skip_entries " << run.sizes->skipEntries << ", rename_regs " << run.sizes->renameRegs
-    << ", skip_ports " << run.sizes->skipPorts << ")\n  " << why << "\n  reproduce: " << reproduce(g, opt, run);
+    << ", skip_ports " << run.sizes->skipPorts << ", uv srf_entries " << run.sizes->srfEntries << ", irb_entries "
+    << run.sizes->irbEntries << ")\n  " << why << "\n  reproduce: " << reproduce(g, opt, run);
   return s.str();
 }
 

@@ -17,7 +17,8 @@ namespace simtlm::test {
 
 struct Sizes {
   std::string name;  // "default" | "min" | "tiny" | "small"
-  int skipEntries, renameRegs, skipPorts;
+  int skipEntries, renameRegs, skipPorts;  // DARSIE's structures
+  int srfEntries, irbEntries;               // UV's (a full SRF, IRB replacements)
 };
 // Pascal defaults, and the DARSIE structures at the minimum their parameters allow (params.cpp).
 const std::vector<Sizes>& allSizes();

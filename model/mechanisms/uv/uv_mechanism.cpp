@@ -34,15 +34,29 @@ UvMechanism::UvMechanism(sm::SmContext& sm, stats::Registry& stats, UvVariant va
   g.add("uniform", uniform_, "instructions",
         variant.scalar ? "intra-warp uniform warp instructions, computed on one lane (UV Sec. 3.1.1)"
                        : "intra-warp uniform warp instructions (IRB candidates; executed as vectors)");
-  g.add("uniform_loads", uniformLoads_, "instructions",
-        "loads of one address by the whole warp whose destination got the token (broadcast path)");
+  if (!variant.srf)
+    g.add("uniform_loads", uniformLoads_, "instructions",
+          "loads of one address by the whole warp whose destination got the token (broadcast path)");
   if (variant.scalar) {
     g.add("broadcast_reads", broadcastReads_, "operands",
-          "token-register operands of vector instructions read through the broadcast path");
+          "scalar-register operands (token or SRF) of vector instructions read through the broadcast path");
     g.add("copies", copies_, "instructions",
-          "copy-on-write copies inserted before a partial write to a token register");
+          "copy-on-write copies inserted before a partial write to a scalar register (token or SRF)");
     g.add("unit_cycles_saved", cyclesSaved_, "cycles",
           "execution-unit occupancy saved by computing uniform instructions on one lane");
+  }
+  if (variant.srf) {
+    g.add("srf.reads", srf_.reads_, "accesses", "scalar register file reads (sources of scalar and vector instructions)");
+    g.add("srf.writes", srf_.writes_, "accesses", "scalar register file writes (a uniform result renamed into the SRF)");
+    g.add("srf.releases", srf_.releases_, "registers",
+          "scalar registers returned to the freelist (overwritten, written by a vector instruction, the warp gone)");
+    g.add("srf.full", srfFull_, "instructions",
+          "uniform instructions executed as vectors because the SRF had no free register (UV Sec. 5.3)");
+    g.add("srf.peak", srf_.peak_, "registers", "most scalar registers in use at once");
+    g.add("srf.occupancy", srf_.occupancyCycles_, "register-cycles", "scalar registers in use, summed over cycles");
+    const std::string p = "sm" + std::to_string(sm.id) + ".";
+    stats.addRatio(p + "uv.srf.mean_occupancy", p + "uv.srf.occupancy", p + "cycles", "registers",
+                   "scalar registers in use, averaged over the SM's cycles");
   }
   if (variant.irb) {
     g.add("irb.hits", irbHits_, "instructions",
@@ -62,81 +76,111 @@ void UvMechanism::kernelStarted() {
   lane_ = std::max(0, W - sm_.cfg.exec.simd_width);  // UV Sec. 3.1.1: N = warp size - NumSP
   tokens_.assign(sm_.warps.size(), 0);
   irb_.assign(variant_.irb ? static_cast<size_t>(sm_.cfg.uv.irb_entries) : 0, IrbEntry{});  // a new kernel's code
+  if (variant_.srf) srf_.reset(sm_.cfg.uv.srf_entries, static_cast<int>(sm_.warps.size()));
 }
 
 // A new warp's registers hold no scalar.
 void UvMechanism::blockAdmitted(int blockSlot) {
-  for (int slot : sm_.blocks[static_cast<size_t>(blockSlot)].warps) tokens_[static_cast<size_t>(slot)] = 0;
+  for (int slot : sm_.blocks[static_cast<size_t>(blockSlot)].warps) {
+    tokens_[static_cast<size_t>(slot)] = 0;
+    if (variant_.srf) srf_.releaseWarp(slot, sm_.now);
+  }
 }
 
-// Every source uniform: GPRs with the token, immediates, thread-independent special registers.
-// Only ALU instructions writing a vector register qualify: a select reads a per-lane predicate,
-// a compare writes one.
-bool UvMechanism::uniformSources(int slot, const isa::Instr& in) const {
+// A warp's scalar registers are returned when its block retires: then none of its instructions
+// is left in an operand collector to read them (a warp that exited may still have some).
+void UvMechanism::blockRetired(int blockSlot) {
+  if (!variant_.srf) return;
+  for (int slot : sm_.blocks[static_cast<size_t>(blockSlot)].warps) srf_.releaseWarp(slot, sm_.now);
+}
+
+uint64_t UvMechanism::scalarRegs(int slot) const {
+  return variant_.srf ? srf_.renamed(slot) : tokens_[static_cast<size_t>(slot)];
+}
+
+// Every source uniform: GPRs holding a scalar, immediates, thread-independent special
+// registers. Only ALU instructions writing a vector register qualify: a select reads a per-lane
+// predicate, a compare writes one.
+bool UvMechanism::uniformSources(const isa::Instr& in, uint64_t scalars) const {
   const isa::Format f = isa::info(in.op).format;
   if (f == isa::Format::Special) return uniformSpecial(in.a);
   if (f != isa::Format::Unary && f != isa::Format::Binary && f != isa::Format::Ternary) return false;
-  const uint64_t src = regfile::sourceGprs(in);
-  return (src & ~tokens_[static_cast<size_t>(slot)]) == 0;
+  return (regfile::sourceGprs(in) & ~scalars) == 0;
 }
 
 void UvMechanism::planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) {
   mapped_.clear();
   irbEntry_ = -1;
   irbHit_ = false;
-  isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
-  uint64_t& tok = tokens_[static_cast<size_t>(slot)];
-  const int W = ctx.lanes();
+  scalarResult_ = false;
+  const int W = sm_.warps[static_cast<size_t>(slot)].ctx->lanes();
   const bool wholeWarp = plan.exec == allLanes(W);  // (W is the launch's warp size)
   const auto d = regfile::destGpr(in);
-  if (wholeWarp && d && uniformSources(slot, in)) {
+  const uint64_t scalars = scalarRegs(slot);
+  const bool uniform = wholeWarp && d && uniformSources(in, scalars);
+  // The token design always has room for a uniform result; the SRF only while a register is free.
+  const bool room = !variant_.srf || srf_.hasFree();
+  scalarResult_ = uniform && variant_.scalar && room;
+  // With scalar execution, a write that leaves lanes of a scalar register unwritten would leave
+  // them stale: the scalar is copied into every lane first.
+  if (variant_.scalar && d && (scalars >> *d & 1) && !wholeWarp) copyOnWrite(slot, *d, plan);
+  // Scalar sources: a vector instruction reads them through the broadcast path, a scalar one
+  // from the SRF (a token design's scalar instruction reads lane N where it is).
+  if (variant_.srf || (variant_.scalar && !scalarResult_)) broadcastSources(slot, in, plan);
+  const isa::OpInfo& oi = isa::info(in.op);
+  destToken_ = d ? -1 : 0;
+  if (uniform) {
     uniform_++;
-    destToken_ = 1;
-    if (variant_.irb && lookUp(slot, in, pc, plan)) return;
-    if (variant_.scalar) {  // a scalar instruction: lane N, one cycle
+    if (!room) srfFull_++;
+    if (room) destToken_ = 1;
+    if (scalarResult_ && variant_.srf) {  // the result goes to the SRF: lane N of a row, not the VRF
+      if (!sm_.warps[static_cast<size_t>(slot)].ctx->isMapped(*d)) {
+        sm_.warps[static_cast<size_t>(slot)].ctx->mapReg(*d, rows_[3].data());
+        mapped_.push_back(*d);
+      }
+      plan.rfWrite = false;
+    }
+    if (variant_.irb && room && lookUp(slot, in, pc, plan)) return;
+    if (scalarResult_) {  // a scalar instruction: lane N, one cycle
       plan.exec = 1u << lane_;
       cyclesSaved_ += plan.occupancy - 1;
       plan.occupancy = 1;
     }
-    return;
-  }
-  // A vector instruction. With scalar execution, a write that leaves lanes of a token register
-  // unwritten would leave them stale: the scalar is copied into every lane first.
-  if (variant_.scalar && d && (tok >> *d & 1) && !wholeWarp) {
-    const uint32_t scalar = ctx.privateReg(*d)[lane_];
-    std::fill(ctx.privateReg(*d), ctx.privateReg(*d) + W, scalar);
-    tok &= ~(uint64_t{1} << *d);
-    copies_++;
-    // The copy is a vector move issued before the instruction (UV Sec. 3.1.1); it is charged
-    // to the instruction's unit as a move's occupancy.
-    const int width = std::max(1, sm_.cfg.exec.simd_width);
-    plan.occupancy += static_cast<uint64_t>((W + width - 1) / width);
-  }
-  if (variant_.scalar) broadcastSources(slot, in);  // (otherwise every lane holds the value)
-  const isa::OpInfo& oi = isa::info(in.op);
-  if (!d) {
-    destToken_ = 0;
-  } else if (oi.format == isa::Format::Load && !isa::isLocal(in.op) && wholeWarp &&
-             (regfile::sourceGprs(in) & ~tok) == 0) {
-    destToken_ = 1;  // every lane reads the same word
+  } else if (d && oi.format == isa::Format::Load && !isa::isLocal(in.op) && wholeWarp && !variant_.srf &&
+             (regfile::sourceGprs(in) & ~scalars) == 0) {
+    destToken_ = 1;  // every lane reads the same word (the SRF design keeps loads in the VRF)
     uniformLoads_++;
-  } else {
-    destToken_ = -1;
   }
 }
 
-// The token registers the vector instruction reads are mapped, for its execution, onto rows
-// that hold lane N's value in every lane: the broadcast path.
-void UvMechanism::broadcastSources(int slot, const isa::Instr& in) {
+void UvMechanism::copyOnWrite(int slot, uint8_t r, sm::ExecutePlan& plan) {
   isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
   const int W = ctx.lanes();
-  for (uint64_t bits = regfile::sourceGprs(in) & tokens_[static_cast<size_t>(slot)]; bits; bits &= bits - 1) {
+  const uint32_t scalar = variant_.srf ? srf_.read(slot, r) : ctx.privateReg(r)[lane_];
+  std::fill(ctx.privateReg(r), ctx.privateReg(r) + W, scalar);
+  if (variant_.srf) srf_.release(slot, r, sm_.now);
+  else tokens_[static_cast<size_t>(slot)] &= ~(uint64_t{1} << r);
+  copies_++;
+  // The copy is a vector move issued before the instruction (UV Sec. 3.1.1); it is charged to
+  // the instruction's unit as a move's occupancy.
+  const int width = std::max(1, sm_.cfg.exec.simd_width);
+  plan.occupancy += static_cast<uint64_t>((W + width - 1) / width);
+}
+
+// The scalar registers the instruction reads are mapped, for its execution, onto rows that hold
+// the scalar (lane N's value, or the SRF register's) in every lane: the broadcast path. An SRF
+// source is not read from the register-file banks.
+void UvMechanism::broadcastSources(int slot, const isa::Instr& in, sm::ExecutePlan& plan) {
+  isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
+  const int W = ctx.lanes();
+  for (uint64_t bits = regfile::sourceGprs(in) & scalarRegs(slot); bits; bits &= bits - 1) {
     const auto r = static_cast<uint8_t>(__builtin_ctzll(bits));
     auto& values = rows_[mapped_.size()];
-    std::fill(values.begin(), values.begin() + W, ctx.privateReg(r)[lane_]);
+    std::fill(values.begin(), values.begin() + W, variant_.srf ? srf_.read(slot, r) : ctx.privateReg(r)[lane_]);
     ctx.mapReg(r, values.data());
     mapped_.push_back(r);
-    broadcastReads_++;
+    if (!scalarResult_) broadcastReads_++;
+    if (variant_.srf) plan.rfReads &= ~(uint64_t{1} << r);
   }
 }
 
@@ -184,39 +228,45 @@ bool UvMechanism::lookUp(int slot, const isa::Instr& in, uint32_t pc, sm::Execut
   return false;
 }
 
-void UvMechanism::remember(int slot, const isa::Instr& in) {
+void UvMechanism::remember(uint32_t result) {
   IrbEntry& x = irb_[static_cast<size_t>(irbEntry_)];
   x.valid = true;
   x.src = irbSrc_;
-  x.result = sm_.warps[static_cast<size_t>(slot)].ctx->privateReg(in.d)[lane_];
+  x.result = result;
 }
 
 void UvMechanism::afterExecute(int slot, const isa::Instr& in) {
   isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
   const auto d = regfile::destGpr(in);
-  // A result written at execute onto its own broadcast row (rD = rD + rB, ld.param rD, [rD]: the
-  // whole warp, every lane written) belongs in the register. Other loads write at their answer,
-  // after the mapping is gone.
+  // The scalar result, read before the rows are unmapped (an SRF result is on its row).
+  uint32_t result = 0;
+  if (irbHit_) result = irb_[static_cast<size_t>(irbEntry_)].result;  // what the warp really gets
+  else if (d && destToken_ > 0) result = ctx.reg(*d)[lane_];
+  if (irbEntry_ >= 0 && !irbHit_) remember(result);
+  // A vector result written at execute onto its own broadcast row (rD = rD + rB, ld.param rD,
+  // [rD]: every lane written or holding the scalar) belongs in the register. Other loads write
+  // at their answer, after the mapping is gone.
   const isa::OpInfo& oi = isa::info(in.op);
-  const bool writtenNow = !isa::isMemory(oi.format) || oi.cls == isa::OpClass::LoadParam;
+  const bool writtenNow = !scalarResult_ && (!isa::isMemory(oi.format) || oi.cls == isa::OpClass::LoadParam);
   for (size_t i = 0; i < mapped_.size(); ++i) {
     const uint8_t r = mapped_[i];
     if (writtenNow && d && *d == r) std::copy(rows_[i].begin(), rows_[i].begin() + ctx.lanes(), ctx.privateReg(r));
     ctx.unmapReg(r);
   }
   mapped_.clear();
-  if (irbHit_) {  // the reused value is what the warp gets: on lane N, or broadcast to every lane
-    const uint32_t v = irb_[static_cast<size_t>(irbEntry_)].result;
-    if (variant_.scalar) ctx.privateReg(in.d)[lane_] = v;
-    else std::fill(ctx.privateReg(in.d), ctx.privateReg(in.d) + ctx.lanes(), v);
-  } else if (irbEntry_ >= 0) {
-    remember(slot, in);
+  if (!d || destToken_ == 0) return;
+  if (variant_.srf) {
+    if (scalarResult_) srf_.write(slot, *d, result, sm_.now);  // renamed (the old scalar is freed)
+    else srf_.release(slot, *d, sm_.now);                     // a vector write ends the mapping
+    return;
   }
-  if (d && destToken_ != 0) {
-    const uint64_t bit = uint64_t{1} << *d;
-    uint64_t& tok = tokens_[static_cast<size_t>(slot)];
-    tok = destToken_ > 0 ? tok | bit : tok & ~bit;
+  if (irbHit_) {  // the reused value: on lane N, or broadcast to every lane
+    if (scalarResult_) ctx.privateReg(*d)[lane_] = result;
+    else std::fill(ctx.privateReg(*d), ctx.privateReg(*d) + ctx.lanes(), result);
   }
+  const uint64_t bit = uint64_t{1} << *d;
+  uint64_t& tok = tokens_[static_cast<size_t>(slot)];
+  tok = destToken_ > 0 ? tok | bit : tok & ~bit;
 }
 
 }  // namespace simtlm::uv

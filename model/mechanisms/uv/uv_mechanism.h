@@ -16,12 +16,19 @@
 // warp) first copies the scalar into every lane (copy-on-write, an inserted vector move). A load
 // whose address is uniform, by the whole warp, returns one value through the broadcast path:
 // its destination gets the token.
+//
+// uv-srf and uv-srf-irb keep the scalars in a scalar register file instead (UV Sec. 3.1.2,
+// scalar_register_file.h): a uniform instruction reads its sources from the SRF, computes on
+// lane N and writes a newly renamed scalar register; the vector register is not touched. Vector
+// instructions read renamed registers from the SRF through the broadcast path. When the SRF
+// has no free register, a uniform instruction executes as a vector one.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <vector>
 
+#include "model/mechanisms/uv/scalar_register_file.h"
 #include "model/sm/sm_mechanism.h"
 
 namespace simtlm::uv {
@@ -29,6 +36,7 @@ namespace simtlm::uv {
 struct UvVariant {
   bool scalar;  // uniform instructions computed on lane N (intra-warp)
   bool irb;     // the instruction reuse buffer (inter-warp)
+  bool srf;     // scalars live in a scalar register file (Sec. 3.1.2), not in lane N of the VRF
 };
 
 class UvMechanism final : public sm::SmMechanism {
@@ -37,6 +45,7 @@ class UvMechanism final : public sm::SmMechanism {
 
   void kernelStarted() override;
   void blockAdmitted(int blockSlot) override;
+  void blockRetired(int blockSlot) override;
   void planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) override;
   void afterExecute(int slot, const isa::Instr& in) override;
 
@@ -52,28 +61,37 @@ class UvMechanism final : public sm::SmMechanism {
     uint64_t used = 0;  // LRU: the last lookup that touched it
   };
 
-  bool uniformSources(int slot, const isa::Instr& in) const;
-  void broadcastSources(int slot, const isa::Instr& in);
+  // The warp's registers that hold a scalar (token bits, or renamed to the SRF).
+  uint64_t scalarRegs(int slot) const;
+  bool uniformSources(const isa::Instr& in, uint64_t scalars) const;
+  // Before a partial write to a register holding a scalar: the scalar into every lane.
+  void copyOnWrite(int slot, uint8_t r, sm::ExecutePlan& plan);
+  // Maps the scalar registers the instruction reads onto rows holding the scalar in every lane.
+  void broadcastSources(int slot, const isa::Instr& in, sm::ExecutePlan& plan);
   // The IRB for a uniform instruction: true on a hit (the plan then skips execution).
   bool lookUp(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan);
-  void remember(int slot, const isa::Instr& in);  // after a miss or a mismatch: its result
+  void remember(uint32_t result);  // after a miss or a mismatch: the instruction's result
 
   sm::SmContext& sm_;
   UvVariant variant_;
   int lane_ = 0;                  // N: the lane that holds a token register's scalar
   std::vector<uint64_t> tokens_;  // per warp slot, bit r for register r
   std::vector<IrbEntry> irb_;
+  ScalarRegisterFile srf_;
   uint64_t lookups_ = 0;
   // The instruction between planExecute and afterExecute: the registers read through the
-  // broadcast path (mapped_[i] mapped onto rows_[i], which holds lane N's value in every lane),
-  // the token its destination gets, and what the IRB found.
+  // broadcast path (mapped_[i] mapped onto rows_[i], which holds the scalar in every lane; a
+  // fourth row takes a scalar result bound for the SRF), the token its destination gets, and
+  // what the IRB found.
   std::vector<uint8_t> mapped_;
-  std::array<std::array<uint32_t, 32>, 3> rows_{};
+  std::array<std::array<uint32_t, 32>, 4> rows_{};
   int destToken_ = 0;      // -1: the destination's token is cleared; 1: set; 0: no destination
+  bool scalarResult_ = false;  // the result is a scalar (lane N, or a new SRF register)
   int irbEntry_ = -1;      // the entry to fill with this instruction's result, or -1
   bool irbHit_ = false;    // the result comes from irb_[irbEntry_]
   std::array<uint32_t, 3> irbSrc_{};  // this instruction's source values (lane N)
   uint64_t uniform_ = 0, copies_ = 0, broadcastReads_ = 0, uniformLoads_ = 0, cyclesSaved_ = 0;
+  uint64_t srfFull_ = 0;
   uint64_t irbHits_ = 0, irbMismatches_ = 0, irbMisses_ = 0, irbReplacements_ = 0;
 };
 
