@@ -8,6 +8,7 @@
 
 #include "cli/bench.h"
 #include "cli/compare.h"
+#include "cli/faults.h"
 #include "cli/darsie_storage.h"
 #include "cli/emulate.h"
 #include "cli/microbench.h"
@@ -63,6 +64,10 @@ const char* kUsage =
     "  sweep SWEEP.yaml [--out DIR] [--jobs N] [--print-commands]\n"
     "                            scenarios x mechanisms x parameters, one child per point;\n"
     "                            results.csv and Fig. 8/9/11 as SVG (docs/sweeps.md)\n"
+    "  faults SCENARIO.yaml [--mechanism uv] [--target alu|register] [--injections N]\n"
+    "          [--seed S] [--config FILE.ini] [--set key=value]... [--jobs N] [--json OUT]\n"
+    "                            UV fault-injection campaign: one flipped bit per child run,\n"
+    "                            detected / silent / masked, against the coverages (docs/uv.md)\n"
     "  bench [--sms 1,28] [--size 256] [--repeat 3] [--json OUT]\n"
     "                            simulation speed on the tiled matmul: interpreter and timing\n"
     "                            model (one child process per SM count)\n"
@@ -364,8 +369,9 @@ int run(int argc, char** argv) {
     if (cmd == "params") return cmdParams(rest);
     if (cmd == "compare") return cmdCompare(rest);
     if (cmd == "sweep") return cmdSweep(rest);
+    if (cmd == "faults") return cmdFaults(rest);
     if (cmd == "darsie-storage") return cmdDarsieStorage(rest);
-    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, bench, microbench, asm, disasm, workloads, mechanisms, params, darsie-storage; see simtlm --help)\n";
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, faults, bench, microbench, asm, disasm, workloads, mechanisms, params, darsie-storage; see simtlm --help)\n";
     return 2;
   } catch (const HelpShown&) {
     return 0;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -41,20 +40,6 @@ struct Summary {
   std::string error;  // the run's own error (fault, deadlock), from its JSON
   EnergyColumn energy;
 };
-
-// Sum of every per-SM statistic `smN.<suffix>` (0 when there is none).
-double sumPerSm(const nlohmann::json& stats, const std::string& suffix) {
-  double sum = 0;
-  for (auto it = stats.begin(); it != stats.end(); ++it) {
-    const std::string& k = it.key();
-    if (k.rfind("sm", 0) != 0 || !it->is_number()) continue;
-    size_t i = 2;
-    while (i < k.size() && std::isdigit(static_cast<unsigned char>(k[i]))) ++i;
-    if (i == 2 || i >= k.size() || k[i] != '.' || k.compare(i + 1, std::string::npos, suffix) != 0) continue;
-    sum += it->get<double>();
-  }
-  return sum;
-}
 
 void readJson(Summary& s, const std::string& path) {
   std::ifstream in(path);

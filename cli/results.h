@@ -22,6 +22,9 @@ struct OutputFile {
 struct InputFile {
   std::string what, path;
 };
+// The sum of the per-SM statistic sm<N>.<suffix> over every SM of a run's "stats" (0: none).
+double sumPerSm(const nlohmann::json& stats, const std::string& suffix);
+
 // Checks, before anything runs, that each output can be written: it is not one of the inputs
 // (nor another output), not a folder, and its folder exists and is writable. Throws
 // std::invalid_argument naming the option, the path and the system's reason.

@@ -12,22 +12,6 @@
 #include "cli/results.h"
 
 namespace simtlm::cli {
-namespace {
-
-// The sum of sm<N>.<suffix> over every SM.
-double sumPerSm(const nlohmann::json& stats, const std::string& suffix) {
-  double total = 0;
-  for (const auto& [k, v] : stats.items()) {
-    if (k.size() <= suffix.size() + 3 || k.compare(0, 2, "sm") != 0 || !v.is_number()) continue;
-    const size_t dot = k.find('.');
-    if (dot == std::string::npos || k.compare(dot + 1, std::string::npos, suffix) != 0) continue;
-    if (k.find_first_not_of("0123456789", 2) != dot) continue;
-    total += v.get<double>();
-  }
-  return total;
-}
-
-}  // namespace
 
 // Counts (cycles, instructions, pJ) exactly; ratios to 6 significant digits.
 std::string formatNumber(double v) {

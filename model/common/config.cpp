@@ -47,6 +47,8 @@ void checkConfig(const GpuConfig& c) {
   require(c.regfile.collectors >= c.issue.schedulers,
           kv(c, "regfile.collectors") + " is less than " + kv(c, "issue.schedulers") +
               " (each scheduler needs a collector to issue into)");
+  require(c.uv.fault_sm < c.gpu.num_sms,
+          kv(c, "uv.fault.sm") + " must name an SM below " + kv(c, "gpu.num_sms"));
   require(c.gpu.warp_size % c.exec.simd_width == 0,
           kv(c, "gpu.warp_size") + " must be a multiple of " + kv(c, "exec.simd_width"));
   require(c.gpu.warp_size % c.exec.sfu_width == 0,

@@ -25,7 +25,8 @@ enum class L2WritePolicy { WriteBack, WriteThrough };  // "write-back" | "write-
 // How an SM's units are scheduled (docs/timing-model.md); the same cycles and statistics either way.
 enum class SmScheduling { Sequential, Systemc };  // "sequential" | "systemc"
 // Which SM receives a grid's next block (docs/timing-model.md).
-enum class BlockPlacement { BreadthFirst, FillFirst };  // "breadth-first" | "fill-first"
+enum class BlockPlacement { BreadthFirst, FillFirst };
+enum class FaultTarget { None, Alu, Register };  // "none" | "alu" | "register" (uv.fault.target)  // "breadth-first" | "fill-first"
 
 // The redundancy-elimination mechanism the SMs run (DESIGN.md section 4). Chosen by the
 // scenario or --mechanism, not by a configuration key; mechanismName() gives its name. A test
@@ -131,6 +132,12 @@ struct GpuConfig {
   struct Uv {
     int irb_entries;  // instruction reuse buffer entries per SM (UV Sec. 3.2, 4: 8)
     int srf_entries;  // scalar register file registers per SM (UV Sec. 3.1.2, 4: 128)
+    bool reliability;  // uniform instructions on two lanes, scalars stored twice (UV Sec. 3.3)
+    // One bit flipped, once, for a fault-injection campaign (docs/uv.md).
+    FaultTarget fault_target;
+    long long fault_cycle;  // at the first chance at or after this cycle
+    int fault_sm;           // on this SM
+    long long fault_seed;   // which lane, bit and register
   } uv;
 
   Mechanism mechanism = Mechanism::Baseline;

@@ -239,6 +239,17 @@ std::vector<Param> buildTable() {
       intParam("uv.srf_entries", SIMTLM_FIELD(uv.srf_entries), 128, "registers", 1, 4096,
                "UV scalar register file registers per SM; full: uniform instructions run as vectors "
                "(uv-srf, uv-srf-irb; UV Sec. 3.1.2, 5.3)"),
+      boolParam("uv.reliability", SIMTLM_FIELD(uv.reliability), false,
+                "UV: uniform instructions computed on two lanes and compared, scalars stored twice, "
+                "ALU and register-file coverage reported (UV Sec. 3.3, 5.4)"),
+      enumParam("uv.fault.target", SIMTLM_FIELD(uv.fault_target), {"none", "alu", "register"}, "none",
+                "UV fault injection: flip one bit of an ALU result or of a live register, once (uv mechanisms)"),
+      intParam("uv.fault.cycle", SIMTLM_FIELD(uv.fault_cycle), 0, "cycle", 0, 1'000'000'000'000LL,
+               "UV fault injection: at the first instruction executed at or after this cycle"),
+      intParam("uv.fault.sm", SIMTLM_FIELD(uv.fault_sm), 0, "SM", 0, 255,
+               "UV fault injection: on this SM (below gpu.num_sms)"),
+      intParam("uv.fault.seed", SIMTLM_FIELD(uv.fault_seed), 1, "seed", 0, 1'000'000'000'000LL,
+               "UV fault injection: chooses the lane, the bit and the register"),
       intParam("watchdog.cycles", SIMTLM_FIELD(watchdog.cycles), 1000000, "cycles", 1, 2000000000,
                "stop a run after this many cycles in which no warp went on and memory answered nothing"),
       intParam("limits.max_cycles", SIMTLM_FIELD(limits.max_cycles), kDefaultMaxCycles, "cycles", 0,

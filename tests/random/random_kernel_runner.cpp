@@ -16,7 +16,7 @@ namespace simtlm::test {
 const std::vector<Sizes>& allSizes() {
   // "min" renames nothing (a pool of 0 registers), so "tiny" and "small" keep the other
   // minimums with a pool of 1 and 2 registers, where the skipper still works. UV's SRF and IRB
-  // get 1, 2 and 4 entries there.
+  // get 1, 2 and 4 entries there, and UV's reliability is on in "min" and "tiny".
   static const std::vector<Sizes> s = {{"default", 8, 32, 2, 128, 8}, {"min", 1, 0, 1, 1, 1},
                                        {"tiny", 1, 1, 1, 2, 2}, {"small", 2, 2, 1, 4, 4}};
   return s;
@@ -105,6 +105,7 @@ Check runTimed(const GeneratedKernel& g, const isa::Kernel& k, const Golden& gol
   cfg.darsie.skip_ports = sizes.skipPorts;
   cfg.uv.srf_entries = sizes.srfEntries;
   cfg.uv.irb_entries = sizes.irbEntries;
+  cfg.uv.reliability = sizes.srfEntries < 4;  // two lanes and two copies in "min" and "tiny"
   config::checkConfig(cfg);
   isa::GlobalMemory timed;
   const isa::LaunchConfig launch = g.setup(timed);

@@ -29,7 +29,7 @@ constexpr uint32_t kTagMask = (1u << 10) - 1;  // UV Sec. 4: a 10-bit partial PC
 }  // namespace
 
 UvMechanism::UvMechanism(sm::SmContext& sm, stats::Registry& stats, UvVariant variant)
-    : sm_(sm), variant_(variant) {
+    : sm_(sm), variant_(variant), rel_(sm.cfg, sm.id, stats) {
   stats::Group g(stats, "sm" + std::to_string(sm.id) + ".uv");
   g.add("uniform", uniform_, "instructions",
         variant.scalar ? "intra-warp uniform warp instructions, computed on one lane (UV Sec. 3.1.1)"
@@ -77,6 +77,9 @@ void UvMechanism::kernelStarted() {
   tokens_.assign(sm_.warps.size(), 0);
   irb_.assign(variant_.irb ? static_cast<size_t>(sm_.cfg.uv.irb_entries) : 0, IrbEntry{});  // a new kernel's code
   if (variant_.srf) srf_.reset(sm_.cfg.uv.srf_entries, static_cast<int>(sm_.warps.size()));
+  // Reliability: the second lane is the one beside lane N (UV Sec. 3.3: "the first two lanes").
+  lane2_ = rel_.on() && variant_.scalar && W >= 2 ? (lane_ + 1 < W ? lane_ + 1 : lane_ - 1) : -1;
+  rel_.kernelStarted(*sm_.image.kernel, static_cast<int>(sm_.warps.size()));
 }
 
 // A new warp's registers hold no scalar.
@@ -90,8 +93,19 @@ void UvMechanism::blockAdmitted(int blockSlot) {
 // A warp's scalar registers are returned when its block retires: then none of its instructions
 // is left in an operand collector to read them (a warp that exited may still have some).
 void UvMechanism::blockRetired(int blockSlot) {
-  if (!variant_.srf) return;
-  for (int slot : sm_.blocks[static_cast<size_t>(blockSlot)].warps) srf_.releaseWarp(slot, sm_.now);
+  for (int slot : sm_.blocks[static_cast<size_t>(blockSlot)].warps) {
+    if (variant_.srf) srf_.releaseWarp(slot, sm_.now);
+    rel_.warpGone(slot, sm_.now);
+  }
+}
+
+uint64_t UvMechanism::twoCopies(int slot) const { return lane2_ >= 0 ? scalarRegs(slot) : 0; }
+
+uint32_t UvMechanism::readScalar(int slot, uint8_t r) {
+  const isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
+  const uint32_t v = variant_.srf ? srf_.read(slot, r) : ctx.privateReg(r)[lane_];
+  if (lane2_ >= 0) rel_.compare(v, ctx.privateReg(r)[variant_.srf ? lane_ : lane2_], false);
+  return v;
 }
 
 uint64_t UvMechanism::scalarRegs(int slot) const {
@@ -108,7 +122,32 @@ bool UvMechanism::uniformSources(const isa::Instr& in, uint64_t scalars) const {
   return (regfile::sourceGprs(in) & ~scalars) == 0;
 }
 
+namespace {
+
+bool isAlu(const isa::Instr& in) {
+  switch (isa::info(in.op).format) {
+    case isa::Format::Load: case isa::Format::Store: case isa::Format::Atomic: case isa::Format::AtomicCas:
+    case isa::Format::Branch: case isa::Format::NoOperands: case isa::Format::Barrier:
+      return false;
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
 void UvMechanism::planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) {
+  if (rel_.registerFaultDue(sm_.now)) rel_.injectRegister(*sm_.warps[static_cast<size_t>(slot)].ctx, pc, sm_.now);
+  const uint32_t threads = plan.exec;
+  decide(slot, in, pc, plan);
+  pc_ = pc;
+  lanes_ = plan.exec;
+  // ALU coverage: a converted instruction computed on two lanes, or a reused result (the IRB's
+  // parity protects it, Sec. 3.3), protects its whole warp's thread operations.
+  if (rel_.on() && isAlu(in)) rel_.aluInstruction(__builtin_popcount(threads), irbHit_ || (scalarResult_ && lane2_ >= 0));
+}
+
+void UvMechanism::decide(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) {
   mapped_.clear();
   irbEntry_ = -1;
   irbHit_ = false;
@@ -138,11 +177,11 @@ void UvMechanism::planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::E
         sm_.warps[static_cast<size_t>(slot)].ctx->mapReg(*d, rows_[3].data());
         mapped_.push_back(*d);
       }
-      plan.rfWrite = false;
+      plan.rfWrite = lane2_ >= 0;  // (reliability: the second copy, lane N of the vector register)
     }
     if (variant_.irb && room && lookUp(slot, in, pc, plan)) return;
-    if (scalarResult_) {  // a scalar instruction: lane N, one cycle
-      plan.exec = 1u << lane_;
+    if (scalarResult_) {  // a scalar instruction: lane N (and M), one cycle
+      plan.exec = 1u << lane_ | (lane2_ >= 0 ? 1u << lane2_ : 0u);
       cyclesSaved_ += plan.occupancy - 1;
       plan.occupancy = 1;
     }
@@ -156,7 +195,7 @@ void UvMechanism::planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::E
 void UvMechanism::copyOnWrite(int slot, uint8_t r, sm::ExecutePlan& plan) {
   isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
   const int W = ctx.lanes();
-  const uint32_t scalar = variant_.srf ? srf_.read(slot, r) : ctx.privateReg(r)[lane_];
+  const uint32_t scalar = readScalar(slot, r);
   std::fill(ctx.privateReg(r), ctx.privateReg(r) + W, scalar);
   if (variant_.srf) srf_.release(slot, r, sm_.now);
   else tokens_[static_cast<size_t>(slot)] &= ~(uint64_t{1} << r);
@@ -176,7 +215,7 @@ void UvMechanism::broadcastSources(int slot, const isa::Instr& in, sm::ExecutePl
   for (uint64_t bits = regfile::sourceGprs(in) & scalarRegs(slot); bits; bits &= bits - 1) {
     const auto r = static_cast<uint8_t>(__builtin_ctzll(bits));
     auto& values = rows_[mapped_.size()];
-    std::fill(values.begin(), values.begin() + W, variant_.srf ? srf_.read(slot, r) : ctx.privateReg(r)[lane_]);
+    std::fill(values.begin(), values.begin() + W, readScalar(slot, r));
     ctx.mapReg(r, values.data());
     mapped_.push_back(r);
     if (!scalarResult_) broadcastReads_++;
@@ -236,8 +275,16 @@ void UvMechanism::remember(uint32_t result) {
 }
 
 void UvMechanism::afterExecute(int slot, const isa::Instr& in) {
+  writeBack(slot, in);
+  rel_.liveAfter(slot, pc_, twoCopies(slot), sm_.now);
+}
+
+void UvMechanism::writeBack(int slot, const isa::Instr& in) {
   isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
   const auto d = regfile::destGpr(in);
+  if (d && lanes_ != 0 && isAlu(in) && rel_.aluFaultDue(sm_.now)) rel_.injectAlu(ctx.reg(*d), lanes_, sm_.now);
+  // Reliability: the two lanes' results are compared before the register file is updated.
+  if (scalarResult_ && lane2_ >= 0 && !irbHit_) rel_.compare(ctx.reg(*d)[lane_], ctx.reg(*d)[lane2_], true);
   // The scalar result, read before the rows are unmapped (an SRF result is on its row).
   uint32_t result = 0;
   if (irbHit_) result = irb_[static_cast<size_t>(irbEntry_)].result;  // what the warp really gets
@@ -256,13 +303,18 @@ void UvMechanism::afterExecute(int slot, const isa::Instr& in) {
   mapped_.clear();
   if (!d || destToken_ == 0) return;
   if (variant_.srf) {
-    if (scalarResult_) srf_.write(slot, *d, result, sm_.now);  // renamed (the old scalar is freed)
-    else srf_.release(slot, *d, sm_.now);                     // a vector write ends the mapping
+    if (!scalarResult_) {
+      srf_.release(slot, *d, sm_.now);  // a vector write ends the mapping
+      return;
+    }
+    srf_.write(slot, *d, result, sm_.now);  // renamed (the old scalar is freed)
+    if (lane2_ >= 0) ctx.privateReg(*d)[lane_] = result;  // reliability: the second copy
     return;
   }
-  if (irbHit_) {  // the reused value: on lane N, or broadcast to every lane
-    if (scalarResult_) ctx.privateReg(*d)[lane_] = result;
-    else std::fill(ctx.privateReg(*d), ctx.privateReg(*d) + ctx.lanes(), result);
+  if (irbHit_) {  // the reused value: on lane N (and M), or broadcast to every lane
+    if (!scalarResult_) std::fill(ctx.privateReg(*d), ctx.privateReg(*d) + ctx.lanes(), result);
+    ctx.privateReg(*d)[lane_] = result;
+    if (scalarResult_ && lane2_ >= 0) ctx.privateReg(*d)[lane2_] = result;
   }
   const uint64_t bit = uint64_t{1} << *d;
   uint64_t& tok = tokens_[static_cast<size_t>(slot)];

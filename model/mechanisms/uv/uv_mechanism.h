@@ -22,12 +22,17 @@
 // lane N and writes a newly renamed scalar register; the vector register is not touched. Vector
 // instructions read renamed registers from the SRF through the broadcast path. When the SRF
 // has no free register, a uniform instruction executes as a vector one.
+//
+// With uv.reliability (Sec. 3.3) a converted instruction is computed on two lanes, N and M (the
+// lane beside it), and the two results compared; a scalar is stored twice (lanes N and M, or the
+// SRF and lane N of the vector register) and its copies compared when it is read.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <vector>
 
+#include "model/mechanisms/uv/reliability.h"
 #include "model/mechanisms/uv/scalar_register_file.h"
 #include "model/sm/sm_mechanism.h"
 
@@ -64,6 +69,12 @@ class UvMechanism final : public sm::SmMechanism {
   // The warp's registers that hold a scalar (token bits, or renamed to the SRF).
   uint64_t scalarRegs(int slot) const;
   bool uniformSources(const isa::Instr& in, uint64_t scalars) const;
+  void decide(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan);
+  void writeBack(int slot, const isa::Instr& in);
+  // The scalar of register r (lane N, or the SRF), its copies compared under reliability.
+  uint32_t readScalar(int slot, uint8_t r);
+  // The registers holding a second copy of their scalar (reliability).
+  uint64_t twoCopies(int slot) const;
   // Before a partial write to a register holding a scalar: the scalar into every lane.
   void copyOnWrite(int slot, uint8_t r, sm::ExecutePlan& plan);
   // Maps the scalar registers the instruction reads onto rows holding the scalar in every lane.
@@ -78,6 +89,8 @@ class UvMechanism final : public sm::SmMechanism {
   std::vector<uint64_t> tokens_;  // per warp slot, bit r for register r
   std::vector<IrbEntry> irb_;
   ScalarRegisterFile srf_;
+  Reliability rel_;
+  int lane2_ = -1;  // M: the second lane under reliability, or -1 (off, or a one-lane warp)
   uint64_t lookups_ = 0;
   // The instruction between planExecute and afterExecute: the registers read through the
   // broadcast path (mapped_[i] mapped onto rows_[i], which holds the scalar in every lane; a
@@ -87,6 +100,7 @@ class UvMechanism final : public sm::SmMechanism {
   std::array<std::array<uint32_t, 32>, 4> rows_{};
   int destToken_ = 0;      // -1: the destination's token is cleared; 1: set; 0: no destination
   bool scalarResult_ = false;  // the result is a scalar (lane N, or a new SRF register)
+  uint32_t pc_ = 0, lanes_ = 0;  // its PC and the lanes it executes
   int irbEntry_ = -1;      // the entry to fill with this instruction's result, or -1
   bool irbHit_ = false;    // the result comes from irb_[irbEntry_]
   std::array<uint32_t, 3> irbSrc_{};  // this instruction's source values (lane N)
