@@ -100,7 +100,8 @@ namespace simtlm::config {
 
 namespace {
 constexpr const char* kMechanismNames[] = {"baseline", "darsie", "darsie-ignore-store",
-                                           "darsie-no-cf-sync", "darsie-early-skip", "uv-token", "uv-irb", "uv"};
+                                           "darsie-no-cf-sync", "darsie-early-skip", "uv-token", "uv-irb", "uv",
+                                           "dac-ideal"};
 constexpr int kMechanisms = static_cast<int>(std::size(kMechanismNames));
 }  // namespace
 

@@ -30,7 +30,7 @@ enum class BlockPlacement { BreadthFirst, FillFirst };  // "breadth-first" | "fi
 // The redundancy-elimination mechanism the SMs run (DESIGN.md section 4). Chosen by the
 // scenario or --mechanism, not by a configuration key; mechanismName() gives its name. A test
 // may register more (model/mechanisms/registry.h), with ids past these.
-enum class Mechanism { Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken, UvIrb, Uv };
+enum class Mechanism { Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken, UvIrb, Uv, DacIdeal };
 // The name of a built-in mechanism ("?" for an id only the registry knows).
 const char* mechanismName(Mechanism m);
 // Throws ConfigError for an unknown name.
