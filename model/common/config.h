@@ -31,7 +31,9 @@ enum class FaultTarget { None, Alu, Register };  // "none" | "alu" | "register" 
 // The redundancy-elimination mechanism the SMs run (DESIGN.md section 4). Chosen by the
 // scenario or --mechanism, not by a configuration key; mechanismName() gives its name. A test
 // may register more (model/mechanisms/registry.h), with ids past these.
-enum class Mechanism { Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken, UvIrb, Uv, UvSrf, UvSrfIrb };
+enum class Mechanism {
+  Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken, UvIrb, Uv, UvSrf, UvSrfIrb, DacIdeal
+};
 // The name of a built-in mechanism ("?" for an id only the registry knows).
 const char* mechanismName(Mechanism m);
 // Throws ConfigError for an unknown name.

@@ -63,6 +63,10 @@ void CompositeMechanism::retireSkips(int slot) {
   for (auto& p : parts_) p->retireSkips(slot);
 }
 
+void CompositeMechanism::issuing(int slot, const sm::IBufferEntry& entry, uint32_t exec) {
+  for (auto& p : parts_) p->issuing(slot, entry, exec);
+}
+
 void CompositeMechanism::issued(int slot, const sm::IBufferEntry& entry, bool diverged) {
   for (auto& p : parts_) p->issued(slot, entry, diverged);
 }

@@ -2,7 +2,7 @@
 // that holds the mechanisms of the list and forwards every hook to each of them, in list order.
 // The registry builds it only for a list whose hook groups do not conflict (registry.h), so
 // that every answer below combines without one mechanism overruling another:
-//   - notifications (kernelStarted, blockAdmitted, beforeFetch, delivered, issued, flushed,
+//   - notifications (kernelStarted, blockAdmitted, beforeFetch, delivered, issuing, issued, flushed,
 //     beforeExecute, planExecute (each narrows or lengthens what the last left), afterExecute,
 //     written, barrierReleased, warpExited, woken, ...): each mechanism in list
 //     order;
@@ -38,6 +38,7 @@ class CompositeMechanism final : public sm::SmMechanism {
   bool fetchStopsAfter(const isa::Instr& in) const override;
   bool holdsIssue(int slot) const override;
   void retireSkips(int slot) override;
+  void issuing(int slot, const sm::IBufferEntry& entry, uint32_t exec) override;
   void issued(int slot, const sm::IBufferEntry& entry, bool diverged) override;
   void flushed(int slot) override;
   void beforeExecute(int slot, const isa::Instr& in, uint32_t pc) override;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "model/mechanisms/composite.h"
+#include "model/mechanisms/dac/dac_mechanism.h"
 #include "model/mechanisms/darsie/darsie_mechanism.h"
 #include "model/mechanisms/uv/uv_mechanism.h"
 
@@ -18,7 +19,7 @@ const HookGroupInfo kGroups[kNumHookGroups] = {
     {G::FetchProbe, "fetch-probe", "the front end's fetch probe", "beforeFetch, holdsFetch"},
     {G::Decode, "decode", "the front end's decode", "delivered, fetchStopsAfter"},
     {G::IssueStall, "issue-stall", "issue's stall", "holdsIssue"},
-    {G::OnIssue, "on-issue", "issue's on-issue hook", "issued"},
+    {G::OnIssue, "on-issue", "issue's on-issue hooks", "issuing, issued"},
     {G::RetireSkips, "retire-skips", "issue's skip retirement", "retireSkips"},
     {G::OperandMapping, "operand-mapping", "the operand stage's register mapping",
      "regsPerBlock, the operand stage's renaming"},
@@ -101,6 +102,20 @@ std::vector<Entry>& table() {
                         {true, false, true}));
     v.push_back(uvEntry(Mechanism::UvSrfIrb, "UV: SRF design and instruction reuse buffer together (UV Sec. 5.1, Fig. 6)",
                         {true, true, true}));
+    // DAC-IDEAL removes instances before fetch (the fetch probe, alone), turns fetched ones into
+    // skips (their I-buffer tag, alone) and writes followers' registers itself where their skips
+    // retire: it conflicts with any mapping of register values.
+    v.push_back({{Mechanism::DacIdeal, config::mechanismName(Mechanism::DacIdeal),
+                  "DAC-IDEAL: uniform and affine instances executed once per thread block, removed "
+                  "before fetch for the other warps (DARSIE Sec. 5; idealized time)",
+                  "dac.removed",
+                  {G::FetchProbe, G::Decode, G::OnIssue, G::RetireSkips, G::OperandMapping, G::Control,
+                   G::AdmissionExit},
+                  {G::FetchProbe, G::Decode}},
+                 [](const config::GpuConfig&) { return sm::MechanismResources{}; },
+                 [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
+                   return std::make_unique<dac::DacMechanism>(sm, r);
+                 }});
     return v;
   }();
   return t;

@@ -60,6 +60,14 @@ class IBuffer {
     if (front().skip) skips_--;
     front().skip = false;
   }
+  // A fetched instruction becomes a skip with the mechanism's `tag` (the mechanism removes it
+  // before issue); entry(i) as above.
+  void skipEntry(int i, int16_t tag) {
+    IBufferEntry& e = data()[(head_ + i) & mask()];
+    skips_ += !e.skip;
+    e.skip = true;
+    e.tag = tag;
+  }
   void flush() {
     head_ = 0;
     count_ = skips_ = 0;

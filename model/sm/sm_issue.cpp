@@ -225,6 +225,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
   // dispatch (executeDispatched). Control flow is resolved here, at issue.
   if (!e.written.empty()) scoreboard_.reserve(slot, in);
   ops_.accept(slot, in, exec, e.pc, cycle);
+  if (mech_) mech_->issuing(slot, e, exec);
   const bool diverged = advance(slot, in, exec, e.pc);
   // A control instruction resolved, or a redirect (which flushes below) dropped whatever blocked
   // fetch: a control instruction or bar.sync fetched behind a path that falls into a join that is

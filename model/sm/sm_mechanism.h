@@ -111,6 +111,10 @@ class SmMechanism {
   virtual bool holdsIssue(int /*slot*/) const { return false; }
   // A skip is at the front of the warp's I-buffer: retire what can be retired.
   virtual void retireSkips(int /*slot*/) {}
+  // The instruction issues now on `exec` lanes (the active lanes whose guard holds), before the
+  // SIMT stack moves past it: the warp's context still shows the state it issues in (its active
+  // mask, its stack depth).
+  virtual void issuing(int /*slot*/, const IBufferEntry& /*entry*/, uint32_t /*exec*/) {}
   // The instruction issued; the SIMT stack already moved past it (`diverged`: its branch split
   // the warp).
   virtual void issued(int /*slot*/, const IBufferEntry& /*entry*/, bool /*diverged*/) {}
