@@ -4,28 +4,15 @@
 #include <gtest/gtest.h>
 
 #include "tests/model_sm/kernel_run_support.h"
+#include "tests/model_sm/uv_kernels.h"
 
 using namespace simtlm;
 
 namespace {
 
-// Nine ALU instructions per warp, three of them uniform (s2r %ctaid.x, add r1, mul r2).
-const char* kChain = R"(.kernel chain
-.regs 8
-.param OUT
-  ld.param.b32 r5, [OUT]
-  s2r r0, %tid.x
-  mov.b32 r1, r0
-  s2r r1, %ctaid.x
-  add.u32 r1, r1, 7
-  mul.lo.u32 r2, r1, 3
-  add.u32 r3, r0, r2
-  shl.b32 r4, r0, 2
-  add.u32 r5, r5, r4
-  add.u32 r3, r3, r1
-  st.global.b32 [r5], r3
-  exit
-)";
+// kUniformChain: nine ALU instructions per warp, three of them uniform (s2r %ctaid.x, add r1,
+// mul r2).
+using test::kUniformChain;
 
 // The first instruction is uniform and r1 is the only register live into the second.
 const char* kUniformFirst = R"(.kernel uniform_first
@@ -63,8 +50,8 @@ double uv(const test::KernelRun& r, const std::string& name) { return r.stat("sm
 TEST(UvReliability, CoverageCountsTheUniformInstructionsThreadOperations) {
   for (config::Mechanism m : {config::Mechanism::UvToken, config::Mechanism::UvSrf}) {
     test::KernelRun base, r;
-    run(kChain, machine(config::Mechanism::Baseline, false), 2, base);
-    run(kChain, machine(m, true), 2, r);
+    run(kUniformChain, machine(config::Mechanism::Baseline, false), 2, base);
+    run(kUniformChain, machine(m, true), 2, r);
     const std::string name = config::mechanismName(m);
     EXPECT_TRUE(r.equal) << name;
     EXPECT_EQ(uv(r, "reliability.alu_ops"), 2 * 9 * 32) << name;
@@ -80,7 +67,7 @@ TEST(UvReliability, CoverageCountsTheUniformInstructionsThreadOperations) {
     EXPECT_EQ(uv(r, "reliability.copy_mismatches"), 0) << name;
   }
   test::KernelRun off;
-  run(kChain, machine(config::Mechanism::UvToken, false), 2, off);
+  run(kUniformChain, machine(config::Mechanism::UvToken, false), 2, off);
   EXPECT_EQ(off.stat("sm0.uv.reliability.alu_ops"), -1);  // not reported when off
 }
 
