@@ -17,6 +17,7 @@
 #include "cli/scenario.h"
 #include "cli/scenario_run.h"
 #include "cli/subprocess.h"
+#include "model/common/splitmix.h"
 
 namespace po = boost::program_options;
 
@@ -41,13 +42,6 @@ struct Injection {
   Outcome outcome = Outcome::Stopped;
   uint64_t detections = 0;
 };
-
-uint64_t splitmix(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 nlohmann::json readJson(const std::string& path) {
   std::ifstream in(path);
@@ -143,9 +137,9 @@ int cmdFaults(const std::vector<std::string>& args) {
   std::vector<Injection> runs(static_cast<size_t>(injections));
   uint64_t state = static_cast<uint64_t>(seed);
   for (auto& r : runs) {
-    r.seed = splitmix(state) % 1'000'000'000'000ull;
-    r.cycle = splitmix(state) % std::max<uint64_t>(1, cycles);
-    r.sm = static_cast<int>(splitmix(state) % static_cast<uint64_t>(std::max(1, sms)));
+    r.seed = splitmixNext(state) % 1'000'000'000'000ull;
+    r.cycle = splitmixNext(state) % std::max<uint64_t>(1, cycles);
+    r.sm = static_cast<int>(splitmixNext(state) % static_cast<uint64_t>(std::max(1, sms)));
   }
   std::atomic<size_t> next{0};
   auto worker = [&] {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/scenario_parse.h"
+#include "model/common/splitmix.h"
 
 namespace simtlm::scenario {
 
@@ -34,12 +35,6 @@ constexpr int64_t kS32Min = -(int64_t{1} << 31), kS32Max = (int64_t{1} << 31) - 
 
 bool inRange(int64_t v, ElemType t) {
   return t == ElemType::U32 ? (v >= 0 && v <= kU32Max) : (v >= kS32Min && v <= kS32Max);
-}
-
-uint64_t mix(uint64_t x) {  // splitmix64 finalizer
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
 }
 
 }  // namespace
@@ -191,7 +186,7 @@ std::vector<uint32_t> Contents::generate(size_t n) const {
       break;
     case Kind::Random:
       for (size_t i = 0; i < n; ++i) {
-        uint64_t r = mix(seed + (i + 1) * 0x9E3779B97F4A7C15ull);
+        uint64_t r = splitmixMix(seed + (i + 1) * 0x9E3779B97F4A7C15ull);
         Number v;
         if (type == ElemType::F32) {
           v.f = a.f + (b.f - a.f) * (static_cast<double>(r >> 11) * 0x1.0p-53);

@@ -91,8 +91,11 @@ class SmMechanism {
   virtual int regsPerBlock() const { return 0; }
   virtual void blockAdmitted(int /*blockSlot*/) {}
   virtual void blockRetired(int /*blockSlot*/) {}
-  // The warp's last instruction issued (it exited) / has left the operand collectors since.
+  // The warp's last instruction issued (it exited).
   virtual void warpExited(int /*slot*/) {}
+  // An instruction of an exited warp was dispatched: called at every such dispatch, so
+  // instructions of the warp may still wait in the collectors (operands.inCollectors(slot)).
+  // State the warp's stores still read is freed only when that count is 0, or at blockRetired.
   virtual void warpDrained(int /*slot*/) {}
 
   // --- front end: fetch probe and decode --------------------------------------------------------

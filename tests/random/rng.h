@@ -6,18 +6,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/common/splitmix.h"
+
 namespace simtlm::test {
 
 class Rng {
  public:
   explicit Rng(uint64_t seed) : state_(seed * 0x2545f4914f6cdd1dull + 0x1234567ull) {}
 
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  uint64_t next() { return splitmixNext(state_); }
   // Uniform in [0, n) by the multiply-shift reduction of the high 32 bits (n >= 1).
   uint32_t below(uint32_t n) { return static_cast<uint32_t>(((next() >> 32) * n) >> 32); }
   // Uniform in [lo, hi].

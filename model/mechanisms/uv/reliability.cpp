@@ -1,6 +1,7 @@
 #include "model/mechanisms/uv/reliability.h"
 
 #include "isa/cfg.h"
+#include "model/common/splitmix.h"
 
 namespace simtlm::uv {
 
@@ -67,12 +68,7 @@ void Reliability::warpGone(int slot, uint64_t now) {
   warps_[static_cast<size_t>(slot)] = Live{0, 0, now};
 }
 
-uint64_t Reliability::draw() {
-  uint64_t z = (rng_ += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+uint64_t Reliability::draw() { return splitmixNext(rng_); }
 
 namespace {
 
