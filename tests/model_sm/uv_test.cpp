@@ -64,6 +64,11 @@ TEST(UvToken, UniformChainRunsOnOneLaneAndIsReadThroughTheBroadcastPath) {
   EXPECT_EQ(uv(tok, "uniform_loads"), 2);
   EXPECT_EQ(uv(tok, "broadcast_reads"), 6);
   EXPECT_EQ(uv(tok, "copies"), 0);
+  // Token file: r5, r1 and r2 of each warp hold a token between the mul and `add r5, r5, r4`,
+  // and both warps are there at once; tokens are cleared when the block retires.
+  EXPECT_EQ(uv(tok, "token.peak"), 6);
+  EXPECT_GT(uv(tok, "token.occupancy"), 6 * 3);
+  EXPECT_LT(uv(tok, "token.mean_occupancy"), 6);
   // The uniform ones computed one lane each: 31 lanes fewer per instruction than the baseline.
   EXPECT_EQ(tok.stat("sm0.exec.int.lanes"), base.stat("sm0.exec.int.lanes") - 31 * 2);      // add r1
   EXPECT_EQ(tok.stat("sm0.exec.int_mul.lanes"), base.stat("sm0.exec.int_mul.lanes") - 31 * 2);

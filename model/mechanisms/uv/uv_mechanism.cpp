@@ -34,9 +34,15 @@ UvMechanism::UvMechanism(sm::SmContext& sm, stats::Registry& stats, UvVariant va
   g.add("uniform", uniform_, "instructions",
         variant.scalar ? "intra-warp uniform warp instructions, computed on one lane (UV Sec. 3.1.1)"
                        : "intra-warp uniform warp instructions (IRB candidates; executed as vectors)");
-  if (!variant.srf)
+  if (!variant.srf) {
     g.add("uniform_loads", uniformLoads_, "instructions",
           "loads of one address by the whole warp whose destination got the token (broadcast path)");
+    g.add("token.peak", tokenPeak_, "registers", "most vector registers holding a token at once, over the SM's warps");
+    g.add("token.occupancy", tokenCycles_, "register-cycles", "vector registers holding a token, summed over cycles");
+    const std::string p = "sm" + std::to_string(sm.id) + ".";
+    stats.addRatio(p + "uv.token.mean_occupancy", p + "uv.token.occupancy", p + "cycles", "registers",
+                   "vector registers holding a token, averaged over the SM's cycles");
+  }
   if (variant.scalar) {
     g.add("broadcast_reads", broadcastReads_, "operands",
           "scalar-register operands (token or SRF) of vector instructions read through the broadcast path");
@@ -74,6 +80,7 @@ UvMechanism::UvMechanism(sm::SmContext& sm, stats::Registry& stats, UvVariant va
 void UvMechanism::kernelStarted() {
   const int W = static_cast<int>(sm_.image.launch.warpSize);
   lane_ = std::max(0, W - sm_.cfg.exec.simd_width);  // UV Sec. 3.1.1: N = warp size - NumSP
+  for (size_t w = 0; w < tokens_.size(); ++w) setTokens(static_cast<int>(w), 0);
   tokens_.assign(sm_.warps.size(), 0);
   irb_.assign(variant_.irb ? static_cast<size_t>(sm_.cfg.uv.irb_entries) : 0, IrbEntry{});  // a new kernel's code
   if (variant_.srf) srf_.reset(sm_.cfg.uv.srf_entries, static_cast<int>(sm_.warps.size()));
@@ -85,7 +92,7 @@ void UvMechanism::kernelStarted() {
 // A new warp's registers hold no scalar.
 void UvMechanism::blockAdmitted(int blockSlot) {
   for (int slot : sm_.blocks[static_cast<size_t>(blockSlot)].warps) {
-    tokens_[static_cast<size_t>(slot)] = 0;
+    setTokens(slot, 0);
     if (variant_.srf) srf_.releaseWarp(slot, sm_.now);
   }
 }
@@ -95,6 +102,7 @@ void UvMechanism::blockAdmitted(int blockSlot) {
 void UvMechanism::blockRetired(int blockSlot) {
   for (int slot : sm_.blocks[static_cast<size_t>(blockSlot)].warps) {
     if (variant_.srf) srf_.releaseWarp(slot, sm_.now);
+    setTokens(slot, 0);
     rel_.warpGone(slot, sm_.now);
   }
 }
@@ -198,7 +206,7 @@ void UvMechanism::copyOnWrite(int slot, uint8_t r, sm::ExecutePlan& plan) {
   const uint32_t scalar = readScalar(slot, r);
   std::fill(ctx.privateReg(r), ctx.privateReg(r) + W, scalar);
   if (variant_.srf) srf_.release(slot, r, sm_.now);
-  else tokens_[static_cast<size_t>(slot)] &= ~(uint64_t{1} << r);
+  else setTokens(slot, tokens_[static_cast<size_t>(slot)] & ~(uint64_t{1} << r));
   copies_++;
   // The copy is a vector move issued before the instruction (UV Sec. 3.1.1); it is charged to
   // the instruction's unit as a move's occupancy.
@@ -317,8 +325,18 @@ void UvMechanism::writeBack(int slot, const isa::Instr& in) {
     if (scalarResult_ && lane2_ >= 0) ctx.privateReg(*d)[lane2_] = result;
   }
   const uint64_t bit = uint64_t{1} << *d;
+  const uint64_t tok = tokens_[static_cast<size_t>(slot)];
+  setTokens(slot, destToken_ > 0 ? tok | bit : tok & ~bit);
+}
+
+void UvMechanism::setTokens(int slot, uint64_t mask) {
   uint64_t& tok = tokens_[static_cast<size_t>(slot)];
-  tok = destToken_ > 0 ? tok | bit : tok & ~bit;
+  if (tok == mask) return;
+  if (sm_.now > tokensSince_) tokenCycles_ += tokensSet_ * (sm_.now - tokensSince_);
+  tokensSince_ = std::max(tokensSince_, sm_.now);
+  tokensSet_ = tokensSet_ + static_cast<uint64_t>(__builtin_popcountll(mask)) - static_cast<uint64_t>(__builtin_popcountll(tok));
+  tokenPeak_ = std::max(tokenPeak_, tokensSet_);
+  tok = mask;
 }
 
 }  // namespace simtlm::uv

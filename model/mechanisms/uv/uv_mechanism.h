@@ -82,11 +82,14 @@ class UvMechanism final : public sm::SmMechanism {
   // The IRB for a uniform instruction: true on a hit (the plan then skips execution).
   bool lookUp(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan);
   void remember(uint32_t result);  // after a miss or a mismatch: the instruction's result
+  // The warp's token bits become `mask`; the token file's occupancy is integrated over cycles.
+  void setTokens(int slot, uint64_t mask);
 
   sm::SmContext& sm_;
   UvVariant variant_;
   int lane_ = 0;                  // N: the lane that holds a token register's scalar
   std::vector<uint64_t> tokens_;  // per warp slot, bit r for register r
+  uint64_t tokensSet_ = 0, tokensSince_ = 0;  // token bits set on the SM, since that cycle
   std::vector<IrbEntry> irb_;
   ScalarRegisterFile srf_;
   Reliability rel_;
@@ -105,6 +108,7 @@ class UvMechanism final : public sm::SmMechanism {
   bool irbHit_ = false;    // the result comes from irb_[irbEntry_]
   std::array<uint32_t, 3> irbSrc_{};  // this instruction's source values (lane N)
   uint64_t uniform_ = 0, copies_ = 0, broadcastReads_ = 0, uniformLoads_ = 0, cyclesSaved_ = 0;
+  uint64_t tokenPeak_ = 0, tokenCycles_ = 0;  // the token file: registers holding a token
   uint64_t srfFull_ = 0;
   uint64_t irbHits_ = 0, irbMismatches_ = 0, irbMisses_ = 0, irbReplacements_ = 0;
 };
