@@ -91,6 +91,10 @@ void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc) {
       << ", affine " << pct(l, l.tbByStructure[1]) << ", unstructured " << pct(l, l.tbByStructure[2]) << ")\n";
   out << "    warp-redundant    " << pct(l, l.warpRedundant) << "\n";
   out << "    TB-eliminable     " << pct(l, l.tbEliminable) << "  (executions beyond the first per TB)\n";
+  char uv[128];
+  std::snprintf(uv, sizeof uv, "  intra-warp redundant operations (UV Fig. 2): %.1f%% of thread instructions\n",
+                c.threadInstructions ? 100.0 * static_cast<double>(l.uvIntraWarpOps) / static_cast<double>(c.threadInstructions) : 0.0);
+  out << uv;
   out << speed;
   if (!perPc) return;
   isa::Cfg cfg(r.kernel);
@@ -131,6 +135,7 @@ nlohmann::json statsJson(const isa::ExecCounts& c, const isa::LimitStudyResult* 
     stats["limit.grid_redundant"] = l.gridRedundant;
     stats["limit.tb_redundant"] = l.tbRedundant;
     stats["limit.warp_redundant"] = l.warpRedundant;
+    stats["limit.uv_intra_warp_ops"] = l.uvIntraWarpOps;
     stats["limit.tb_eliminable"] = l.tbEliminable;
     stats["limit.grid_eliminable"] = l.gridEliminable;
     stats["limit.tb_redundant.uniform"] = l.tbByStructure[0];

@@ -133,7 +133,11 @@ void LimitStudy::onWarpStep(const WarpStep& s) {
     for (int l = 0; l < s.lanes; ++l) sig_.push_back(s.result[l]);
     st = structureOf(s.result, 1, s.execMask, s.lanes);
   }
-  if (warpUniform) { r_.warpRedundant++; pc.warpRedundant++; }
+  if (warpUniform) {
+    r_.warpRedundant++;
+    pc.warpRedundant++;
+    if (!isMemory(info(s.instr->op).format)) r_.uvIntraWarpOps += static_cast<uint64_t>(s.lanes) - 1;
+  }
   uint64_t key = static_cast<uint64_t>(idx) << 32 | k;
   record(tb_, tbArena_, key, st);
   record(grid_, gridArena_, key, st);

@@ -36,6 +36,11 @@ struct LimitStudyResult {
   uint64_t gridRedundant = 0, tbRedundant = 0, warpRedundant = 0;
   uint64_t gridEliminable = 0;    // grid-redundant executions beyond the first of each
   uint64_t tbEliminable = 0;      // TB-redundant executions beyond the first per TB
+  // UV Sec. 2 / Fig. 2 counts differently: thread operations, not warp instructions. A warp
+  // instruction with the whole warp active, every source one scalar, that is neither a memory
+  // instruction nor a branch, holds warp size - 1 redundant operations; the fraction's
+  // denominator is all executed thread instructions (interp.thread_instructions).
+  uint64_t uvIntraWarpOps = 0;
   std::array<uint64_t, 3> tbByStructure{};
   std::vector<PcRedundancy> perPc;  // the first launched kernel's, by instruction index
 

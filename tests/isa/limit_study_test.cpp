@@ -69,6 +69,9 @@ TEST(LimitStudy, VecAddExactCounts) {
   EXPECT_EQ(r.limit.tbByStructure[static_cast<int>(Structure::Uniform)], 32u * 6u);
   EXPECT_EQ(r.limit.tbEliminable, 4u * 6u * 7u);
   EXPECT_EQ(r.limit.warpRedundant, 32u * 6u);
+  // UV's count (Fig. 2): the four parameter loads are memory instructions and do not count;
+  // %ntid.x and %ctaid.x give 31 redundant operations each per warp.
+  EXPECT_EQ(r.limit.uvIntraWarpOps, 32u * 2u * 31u);
 }
 
 TEST(LimitStudy, PartialAndDivergedWarpsAreNotRedundant) {
