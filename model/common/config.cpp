@@ -103,7 +103,7 @@ namespace simtlm::config {
 namespace {
 constexpr const char* kMechanismNames[] = {"baseline", "darsie", "darsie-ignore-store",
                                            "darsie-no-cf-sync", "darsie-early-skip", "uv-token", "uv-irb", "uv",
-                                           "uv-srf", "uv-srf-irb", "dac-ideal"};
+                                           "uv-srf", "uv-srf-irb", "dac-ideal", "affine-a"};
 constexpr int kMechanisms = static_cast<int>(std::size(kMechanismNames));
 }  // namespace
 

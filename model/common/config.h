@@ -32,7 +32,8 @@ enum class FaultTarget { None, Alu, Register };  // "none" | "alu" | "register" 
 // scenario or --mechanism, not by a configuration key; mechanismName() gives its name. A test
 // may register more (model/mechanisms/registry.h), with ids past these.
 enum class Mechanism {
-  Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken, UvIrb, Uv, UvSrf, UvSrfIrb, DacIdeal
+  Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken, UvIrb, Uv, UvSrf, UvSrfIrb, DacIdeal,
+  AffineA
 };
 // The name of a built-in mechanism ("?" for an id only the registry knows).
 const char* mechanismName(Mechanism m);
@@ -141,6 +142,11 @@ struct GpuConfig {
     int fault_sm;           // on this SM
     long long fault_seed;   // which lane, bit and register
   } uv;
+
+  // Compact affine execution's structures (docs/affine.md; Kim et al. Sec. 4): affine-a.
+  struct Affine {
+    int asrf_entries;  // ASRF entries per warp (Kim Sec. 4.1: one per architectural register, 64)
+  } affine;
 
   Mechanism mechanism = Mechanism::Baseline;
   // A composition ("darsie+NAME", docs/mechanisms.md): the mechanisms attached, two or more, in

@@ -239,6 +239,9 @@ std::vector<Param> buildTable() {
       intParam("uv.srf_entries", SIMTLM_FIELD(uv.srf_entries), 128, "registers", 1, 4096,
                "UV scalar register file registers per SM; full: uniform instructions run as vectors "
                "(uv-srf, uv-srf-irb; UV Sec. 3.1.2, 5.3)"),
+      intParam("affine.asrf_entries", SIMTLM_FIELD(affine.asrf_entries), 64, "entries", 1, 64,
+               "affine-a: ASRF entries (tag, base, stride) per warp; full: an affine result is written to "
+               "the vector register file instead (Kim Sec. 4.1: one per architectural register)"),
       boolParam("uv.reliability", SIMTLM_FIELD(uv.reliability), false,
                 "UV: uniform instructions computed on two lanes and compared, scalars stored twice, "
                 "ALU and register-file coverage reported (UV Sec. 3.3, 5.4)"),

@@ -111,6 +111,16 @@ std::vector<ComponentSpec> build() {
          {{"uv.irb.hits"}, {"uv.irb.mismatches"}, {"uv.irb.misses"}}},
         {"write", "entry filled with an executed instruction's sources and result",
          {{"uv.irb.mismatches"}, {"uv.irb.misses"}}}}},
+      // Compact affine execution's structures (docs/affine.md): the per-warp affine register file
+      // and the affine functional unit with its expander (Kim et al. Sec. 4.1-4.3).
+      {"affine.asrf", "affine SIMT register file (tag, base and stride per register, per warp)", Scope::PerSm,
+       "affine-*", true,
+       {{"read", "ASRF entry read (an affine-unit operand, an expansion)", {{"affine.asrf.reads"}}},
+        {"write", "ASRF entry written (a compact result, a seed)", {{"affine.asrf.writes"}}}}},
+      {"affine.unit", "affine functional unit and expander", Scope::PerSm, "affine-*", true,
+       {{"op", "base/stride computation", {{"affine.unit_ops"}}},
+        {"expand", "a base/stride pair expanded to a warp's lanes",
+         {{"affine.expansions"}, {"affine.expanded_operands"}}}}},
   };
 }
 

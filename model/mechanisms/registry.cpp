@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/mechanisms/affine/affine_mechanism.h"
 #include "model/mechanisms/composite.h"
 #include "model/mechanisms/dac/dac_mechanism.h"
 #include "model/mechanisms/darsie/darsie_mechanism.h"
@@ -115,6 +116,19 @@ std::vector<Entry>& table() {
                  [](const config::GpuConfig&) { return sm::MechanismResources{}; },
                  [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
                    return std::make_unique<dac::DacMechanism>(sm, r);
+                 }});
+    // Compact affine execution maps ASRF registers onto expanded rows for the instruction (as
+    // UV's broadcast path) and keeps per-warp tags of the warp's own values: it needs the register
+    // mapping alone.
+    v.push_back({{Mechanism::AffineA, config::mechanismName(Mechanism::AffineA),
+                  "compact affine execution: affine arithmetic on base/stride pairs in an affine register "
+                  "file, lazy expansion after divergence (Kim et al. Sec. 4.1-4.3)",
+                  "",
+                  {G::OperandMapping, G::ExecuteWriteBack, G::AdmissionExit},
+                  {G::OperandMapping}},
+                 [](const config::GpuConfig&) { return sm::MechanismResources{}; },
+                 [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
+                   return std::make_unique<affine::AffineMechanism>(sm, r);
                  }});
     return v;
   }();

@@ -56,7 +56,7 @@ TEST(Config, TableKeysAreUniqueAndDescribed) {
     GpuConfig c;
     EXPECT_EQ(p.format(c), p.defaultText) << p.key;  // the default round-trips
   }
-  EXPECT_EQ(params().size(), 92u + simtlm::isa::kNumOpClasses);  // 92: uv.reliability, uv.fault.*
+  EXPECT_EQ(params().size(), 93u + simtlm::isa::kNumOpClasses);  // 93: uv.reliability, uv.fault.*, affine.asrf_entries
   EXPECT_NE(findParam("exec.latency.load_shared"), nullptr);
   EXPECT_NE(findParam("sm.scheduling"), nullptr);
 }

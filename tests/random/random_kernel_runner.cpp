@@ -105,6 +105,7 @@ Check runTimed(const GeneratedKernel& g, const isa::Kernel& k, const Golden& gol
   cfg.darsie.skip_ports = sizes.skipPorts;
   cfg.uv.srf_entries = sizes.srfEntries;
   cfg.uv.irb_entries = sizes.irbEntries;
+  cfg.affine.asrf_entries = std::min(sizes.srfEntries, 64);  // affine-a: a full ASRF in min/tiny/small
   cfg.uv.reliability = sizes.srfEntries < 4;  // two lanes and two copies in "min" and "tiny"
   config::checkConfig(cfg);
   isa::GlobalMemory timed;

@@ -1,0 +1,277 @@
+#include "model/mechanisms/affine/affine_mechanism.h"
+
+#include <algorithm>
+
+#include <spdlog/logger.h>
+
+#include "isa/disassembler.h"
+#include "isa/semantics.h"
+#include "model/common/log.h"
+#include "model/regfile/operands.h"
+
+namespace simtlm::affine {
+
+namespace {
+
+uint32_t allLanes(int lanes) { return lanes >= 32 ? ~0u : (1u << lanes) - 1; }
+
+// The affine unit's base/stride arithmetic (Kim Sec. 4.2: addition, subtraction, multiplication
+// and left shifts, a product or shift needing one uniform factor; mad.lo is a product and an
+// addition; mov copies). Exact modulo 2^32: lane i's value is base + stride * i.
+std::optional<AffineValue> affineOp(isa::Op op, AffineValue x, AffineValue y, AffineValue z) {
+  using isa::Op;
+  auto mul = [](AffineValue a, AffineValue b) -> std::optional<AffineValue> {
+    if (b.stride == 0) return AffineValue{a.base * b.base, a.stride * b.base};
+    if (a.stride == 0) return AffineValue{a.base * b.base, b.stride * a.base};
+    return std::nullopt;
+  };
+  switch (op) {
+    case Op::MOV_B32: return x;
+    case Op::ADD_U32: return AffineValue{x.base + y.base, x.stride + y.stride};
+    case Op::SUB_U32: return AffineValue{x.base - y.base, x.stride - y.stride};
+    case Op::MUL_LO_U32: return mul(x, y);
+    case Op::MAD_LO_U32: {
+      const auto p = mul(x, y);
+      if (!p) return std::nullopt;
+      return AffineValue{p->base + z.base, p->stride + z.stride};
+    }
+    case Op::SHL_B32:
+      if (y.stride != 0) return std::nullopt;
+      if (y.base >= 32) return AffineValue{0, 0};
+      return AffineValue{x.base << y.base, x.stride << y.base};
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+AffineMechanism::AffineMechanism(sm::SmContext& sm, stats::Registry& stats)
+    : sm_(sm), log_(log::get("gpu.sm" + std::to_string(sm.id) + ".affine")) {
+  stats::Group g(stats, "sm" + std::to_string(sm.id) + ".affine");
+  g.add("instructions", compact_, "instructions",
+        "warp instructions executed compactly on the affine unit, result in the ASRF (Kim Table 1: Aff inst)");
+  g.add("uniform", uniform_, "instructions", "of them with a uniform result (stride 0)");
+  g.add("suppressed", suppressed_, "instructions",
+        "affine instructions under divergence or a guard: computed on the affine unit, result expanded "
+        "into the lanes (Kim Table 1: Supp aff)");
+  g.add("asrf_full", full_, "instructions",
+        "affine instructions whose result was expanded into the lanes because the warp's ASRF was full");
+  g.add("unit_ops", unitOps_, "operations", "base/stride computations on the affine unit (all of the above)");
+  g.add("expansions", expansions_, "expansions",
+        "registers expanded into the vector register file: results of suppressed instructions and old "
+        "values under partial writes (Kim Table 1: Exp inst)");
+  g.add("expansion_cycles", expansionCycles_, "cycles", "execution-unit cycles spent writing expansions");
+  g.add("expanded_operands", expandedOperands_, "operands",
+        "ASRF operands of vector instructions expanded through the broadcast path");
+  g.add("seeds", seeds_, "instructions", "ld.param of a uniform address whose destination went to the ASRF");
+  g.add("rf_reads_saved", readsSaved_, "operands",
+        "vector register-file operand reads replaced by ASRF reads (Kim Table 1: Aff rds)");
+  g.add("rf_writes_saved", writesSaved_, "results",
+        "vector register-file writes replaced by ASRF writes (Kim Table 1: Aff wrs)");
+  g.add("unit_cycles_saved", cyclesSaved_, "cycles",
+        "execution-unit occupancy saved by executing on the affine unit in one cycle");
+  g.add("asrf.reads", asrf_.reads_, "accesses", "ASRF entries read (affine-unit operands and expansions)");
+  g.add("asrf.writes", asrf_.writes_, "accesses", "ASRF entries written");
+  g.add("asrf.peak", asrf_.peak_, "entries", "most ASRF entries one warp held at once");
+}
+
+void AffineMechanism::kernelStarted() {
+  asrf_.reset(static_cast<int>(sm_.warps.size()), sm_.cfg.affine.asrf_entries);
+}
+
+void AffineMechanism::blockAdmitted(int blockSlot) {
+  for (int slot : sm_.blocks[static_cast<size_t>(blockSlot)].warps) asrf_.clearWarp(slot);
+}
+
+uint64_t AffineMechanism::expansionCycles(int slot) const {
+  const int W = sm_.warps[static_cast<size_t>(slot)].ctx->lanes();
+  const int width = std::max(1, sm_.cfg.exec.simd_width);
+  return static_cast<uint64_t>((W + width - 1) / width);
+}
+
+// Kim Sec. 4.1, seed (2): the thread index and the like. The values are read for every lane
+// (onto a scratch row) and the register is affine when they form base + stride * lane.
+std::optional<AffineValue> AffineMechanism::specialValue(int slot, const isa::Instr& in) {
+  isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
+  const int W = ctx.lanes();
+  uint32_t* row = rows_[3].data();
+  const bool wasMapped = ctx.isMapped(in.d);
+  uint32_t* before = ctx.reg(in.d);
+  ctx.mapReg(in.d, row);
+  ctx.executeAlu(in, allLanes(W));
+  if (wasMapped) ctx.mapReg(in.d, before);
+  else ctx.unmapReg(in.d);
+  const AffineValue v{row[0], W > 1 ? row[1] - row[0] : 0};
+  for (int i = 0; i < W; ++i)
+    if (row[i] != v.lane(i)) return std::nullopt;
+  return v;
+}
+
+std::optional<AffineValue> AffineMechanism::affineResult(int slot, const isa::Instr& in) {
+  const isa::OpInfo& oi = isa::info(in.op);
+  if (!regfile::destGpr(in) || oi.unit != isa::Unit::Sp) return std::nullopt;
+  if (oi.format == isa::Format::Special) return specialValue(slot, in);
+  if (oi.format != isa::Format::Unary && oi.format != isa::Format::Binary && oi.format != isa::Format::Ternary)
+    return std::nullopt;
+  if (regfile::sourceGprs(in) & ~asrf_.held(slot)) return std::nullopt;  // a generic source
+  auto operand = [&](uint8_t r) { return asrf_.read(slot, r); };
+  AffineValue x{}, y{}, z{};
+  if (oi.format == isa::Format::Unary) x = in.hasImm ? AffineValue{in.imm, 0} : operand(in.a);
+  if (oi.format == isa::Format::Binary) x = operand(in.a), y = in.hasImm ? AffineValue{in.imm, 0} : operand(in.b);
+  if (oi.format == isa::Format::Ternary) x = operand(in.a), y = operand(in.b), z = operand(in.c);
+  if (auto v = affineOp(in.op, x, y, z)) return v;
+  // Any other SP operation on uniform operands: the affine unit's integer or FP unit, once.
+  if (x.stride == 0 && y.stride == 0 && z.stride == 0) return AffineValue{isa::evalLane(in.op, x.base, y.base, z.base), 0};
+  return std::nullopt;
+}
+
+void AffineMechanism::planExecute(int slot, const isa::Instr& in, uint32_t /*pc*/, sm::ExecutePlan& plan) {
+  isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
+  kind_ = Kind::None;
+  mapped_.clear();
+  lanes_ = plan.exec;
+  const uint32_t full = allLanes(ctx.lanes());
+  const bool converged = plan.exec == full && in.guard == isa::kPredTrue;
+  const auto d = regfile::destGpr(in);
+  const uint64_t srcHeld = regfile::sourceGprs(in) & asrf_.held(slot);
+  if (const auto r = d ? affineResult(slot, in) : std::nullopt) {
+    result_ = *r;
+    unitOps_++;
+    readsSaved_ += static_cast<uint64_t>(__builtin_popcountll(srcHeld));
+    plan.rfReads &= ~srcHeld;
+    if (converged && asrf_.hasRoom(slot, *d)) {  // compact: the result goes to the ASRF
+      kind_ = Kind::Compact;
+      compact_++;
+      if (r->stride == 0) uniform_++;
+      writesSaved_++;
+      cyclesSaved_ += plan.occupancy - 1;
+      plan.exec = 0;  // no lane computes
+      plan.occupancy = 1;
+      plan.rfWrite = false;
+      return;
+    }
+    // Lazy expansion: the lanes receive the result; the SM's semantics write a scratch row.
+    kind_ = Kind::Expanded;
+    if (converged) full_++;
+    else suppressed_++;
+    const uint64_t lanesWrite = plan.occupancy;  // the result written into the lanes
+    if (asrf_.holds(slot, *d) && plan.exec != full) expandOld(slot, *d, plan);
+    asrf_.clear(slot, *d);
+    expansions_++;
+    expansionCycles_ += lanesWrite;
+    mapScratch(slot, *d);
+    return;
+  }
+  // ld.param of a uniform address (Kim Sec. 4.1, seed (1)): the destination goes to the ASRF.
+  const uint64_t src = regfile::sourceGprs(in);
+  bool uniformAddress = (src & ~asrf_.held(slot)) == 0;
+  for (uint64_t b = srcHeld; b; b &= b - 1)
+    if (asrf_.tag(slot, static_cast<uint8_t>(__builtin_ctzll(b))) != Tag::Uniform) uniformAddress = false;
+  const bool seed = d && in.op == isa::Op::LD_PARAM && converged && uniformAddress && asrf_.hasRoom(slot, *d);
+  if (!seed && srcHeld == 0 && !(d && asrf_.holds(slot, *d))) return;
+  kind_ = Kind::Vector;
+  const int n = expandSources(slot, srcHeld);
+  readsSaved_ += static_cast<uint64_t>(n);
+  plan.rfReads &= ~srcHeld;
+  if (!d) return;
+  if (seed) {
+    kind_ = Kind::ParamSeed;
+    mapScratch(slot, *d);
+    plan.rfWrite = false;
+    writesSaved_++;
+    return;
+  }
+  if (asrf_.holds(slot, *d)) {  // a vector write ends the entry; unwritten lanes keep the old value
+    if (plan.exec != full) expandOld(slot, *d, plan);
+    asrf_.clear(slot, *d);
+  }
+}
+
+// Before a partial write of register r that held an entry, every lane of the vector register gets
+// the old value (Kim Sec. 4.3), charged to the instruction's unit.
+void AffineMechanism::expandOld(int slot, uint8_t r, sm::ExecutePlan& plan) {
+  isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
+  const AffineValue old = asrf_.read(slot, r);
+  uint32_t* reg = ctx.privateReg(r);
+  for (int i = 0; i < ctx.lanes(); ++i) reg[i] = old.lane(i);
+  // A source row of r (mapped already) holds the same expansion: nothing else to do.
+  expansions_++;
+  const uint64_t c = expansionCycles(slot);
+  expansionCycles_ += c;
+  plan.occupancy += c;
+  if (log_.should_log(spdlog::level::debug))
+    log_.debug("warp {}: r{} expanded (base {}, stride {}) before a partial write", slot, r, old.base, old.stride);
+}
+
+int AffineMechanism::expandSources(int slot, uint64_t held) {
+  isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
+  int n = 0;
+  for (uint64_t bits = held; bits; bits &= bits - 1) {
+    const auto r = static_cast<uint8_t>(__builtin_ctzll(bits));
+    auto& row = rows_[mapped_.size()];
+    const AffineValue v = asrf_.read(slot, r);
+    for (int i = 0; i < ctx.lanes(); ++i) row[static_cast<size_t>(i)] = v.lane(i);
+    ctx.mapReg(r, row.data());
+    mapped_.push_back(r);
+    n++;
+  }
+  expandedOperands_ += static_cast<uint64_t>(n);
+  return n;
+}
+
+// The destination written onto a scratch row (unless a source row of it is mapped already).
+void AffineMechanism::mapScratch(int slot, uint8_t r) {
+  isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
+  if (std::find(mapped_.begin(), mapped_.end(), r) != mapped_.end()) return;
+  ctx.mapReg(r, rows_[3].data());
+  mapped_.push_back(r);
+}
+
+void AffineMechanism::unmapAll(int slot, bool copyDest, uint8_t d) {
+  isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
+  for (uint8_t r : mapped_) {
+    // A vector result written at execute onto its own source row belongs in the register.
+    if (copyDest && r == d) std::copy(ctx.reg(r), ctx.reg(r) + ctx.lanes(), ctx.privateReg(r));
+    ctx.unmapReg(r);
+  }
+  mapped_.clear();
+}
+
+void AffineMechanism::afterExecute(int slot, const isa::Instr& in) {
+  if (kind_ == Kind::None) return;
+  isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
+  const auto d = regfile::destGpr(in);
+  const isa::OpInfo& oi = isa::info(in.op);
+  switch (kind_) {
+    case Kind::Compact:
+      asrf_.write(slot, *d, result_);
+      if (log_.should_log(spdlog::level::trace))
+        log_.trace("warp {}: {} -> r{} base {} stride {}", slot, isa::disassemble(in, sm_.image.kernel), *d,
+                   result_.base, result_.stride);
+      break;
+    case Kind::Expanded: {
+      unmapAll(slot, false, 0);
+      uint32_t* reg = ctx.privateReg(*d);
+      for (int i = 0; i < ctx.lanes(); ++i)
+        if (lanes_ >> i & 1u) reg[i] = result_.lane(i);
+      break;
+    }
+    case Kind::ParamSeed: {
+      const uint32_t value = ctx.reg(*d)[0];
+      unmapAll(slot, false, 0);
+      asrf_.write(slot, *d, AffineValue{value, 0});
+      seeds_++;
+      break;
+    }
+    case Kind::Vector: {
+      const bool writtenNow = !isa::isMemory(oi.format) || oi.cls == isa::OpClass::LoadParam;
+      unmapAll(slot, writtenNow && d.has_value(), d.value_or(0));
+      break;
+    }
+    case Kind::None: break;
+  }
+  kind_ = Kind::None;
+}
+
+}  // namespace simtlm::affine
