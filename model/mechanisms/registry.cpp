@@ -66,6 +66,19 @@ Entry uvEntry(Mechanism id, const char* summary, uv::UvVariant variant) {
           }};
 }
 
+// Compact affine execution maps ASRF registers onto expanded rows for the instruction (as UV's
+// broadcast path) and keeps per-warp tags of the warp's own values: it needs the register mapping
+// alone. affine-ab also watches branches at issue.
+Entry affineEntry(Mechanism id, const char* summary, affine::AffineVariant variant) {
+  std::vector<G> uses{G::OperandMapping, G::ExecuteWriteBack, G::AdmissionExit};
+  if (variant.branches) uses.insert(uses.begin(), G::OnIssue);
+  return {{id, config::mechanismName(id), summary, "", uses, {G::OperandMapping}},
+          [](const config::GpuConfig&) { return sm::MechanismResources{}; },
+          [variant](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
+            return std::make_unique<affine::AffineMechanism>(sm, r, variant);
+          }};
+}
+
 // One row per configuration name (config::mechanismName); baseline has none. Registrations
 // append (ids past the built-in ones).
 std::vector<Entry>& table() {
@@ -120,16 +133,14 @@ std::vector<Entry>& table() {
     // Compact affine execution maps ASRF registers onto expanded rows for the instruction (as
     // UV's broadcast path) and keeps per-warp tags of the warp's own values: it needs the register
     // mapping alone.
-    v.push_back({{Mechanism::AffineA, config::mechanismName(Mechanism::AffineA),
-                  "compact affine execution: affine arithmetic on base/stride pairs in an affine register "
-                  "file, lazy expansion after divergence (Kim et al. Sec. 4.1-4.3)",
-                  "",
-                  {G::OperandMapping, G::ExecuteWriteBack, G::AdmissionExit},
-                  {G::OperandMapping}},
-                 [](const config::GpuConfig&) { return sm::MechanismResources{}; },
-                 [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
-                   return std::make_unique<affine::AffineMechanism>(sm, r);
-                 }});
+    v.push_back(affineEntry(Mechanism::AffineA,
+                            "compact affine execution: affine arithmetic on base/stride pairs in an affine "
+                            "register file, lazy expansion after divergence (Kim et al. Sec. 4.1-4.3)",
+                            {false}));
+    v.push_back(affineEntry(Mechanism::AffineAb,
+                            "compact affine execution with affine and uniform branches: coherent compares "
+                            "resolved once on the affine unit (Kim et al. Sec. 4.2)",
+                            {true}));
     return v;
   }();
   return t;

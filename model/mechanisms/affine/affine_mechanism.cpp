@@ -46,8 +46,8 @@ std::optional<AffineValue> affineOp(isa::Op op, AffineValue x, AffineValue y, Af
 
 }  // namespace
 
-AffineMechanism::AffineMechanism(sm::SmContext& sm, stats::Registry& stats)
-    : sm_(sm), log_(log::get("gpu.sm" + std::to_string(sm.id) + ".affine")) {
+AffineMechanism::AffineMechanism(sm::SmContext& sm, stats::Registry& stats, AffineVariant variant)
+    : sm_(sm), log_(log::get("gpu.sm" + std::to_string(sm.id) + ".affine")), variant_(variant) {
   stats::Group g(stats, "sm" + std::to_string(sm.id) + ".affine");
   g.add("instructions", compact_, "instructions",
         "warp instructions executed compactly on the affine unit, result in the ASRF (Kim Table 1: Aff inst)");
@@ -74,14 +74,69 @@ AffineMechanism::AffineMechanism(sm::SmContext& sm, stats::Registry& stats)
   g.add("asrf.reads", asrf_.reads_, "accesses", "ASRF entries read (affine-unit operands and expansions)");
   g.add("asrf.writes", asrf_.writes_, "accesses", "ASRF entries written");
   g.add("asrf.peak", asrf_.peak_, "entries", "most ASRF entries one warp held at once");
+  if (variant.branches) {
+    g.add("compares", compares_, "instructions",
+          "compares resolved once on the affine unit (uniform operands, or a uniform value outside an "
+          "affine sequence), leaving a uniform predicate");
+    g.add("compares_affine", affineCompares_, "instructions", "of them a uniform value against an affine sequence");
+    g.add("branches", branches_, "instructions",
+          "guarded branches on a uniform predicate, resolved once for the warp (Kim Table 1: Aff bra)");
+  }
 }
 
 void AffineMechanism::kernelStarted() {
   asrf_.reset(static_cast<int>(sm_.warps.size()), sm_.cfg.affine.asrf_entries);
+  uniformPreds_.assign(sm_.warps.size(), 0);
 }
 
 void AffineMechanism::blockAdmitted(int blockSlot) {
-  for (int slot : sm_.blocks[static_cast<size_t>(blockSlot)].warps) asrf_.clearWarp(slot);
+  for (int slot : sm_.blocks[static_cast<size_t>(blockSlot)].warps) {
+    asrf_.clearWarp(slot);
+    uniformPreds_[static_cast<size_t>(slot)] = 0;
+  }
+}
+
+// Kim Sec. 4.2: a uniform condition is one compare; a uniform value against an affine sequence
+// is resolved when the value is below or above every element. The sequence must not wrap in the
+// compare's domain (signed for .s32, unsigned otherwise), so that its ends are its extremes.
+bool AffineMechanism::coherentCompare(int slot, const isa::Instr& in, bool& affine) {
+  using isa::Op;
+  const uint64_t held = asrf_.held(slot);
+  if (regfile::sourceGprs(in) & ~held) return false;
+  const AffineValue x = asrf_.read(slot, in.a);
+  const AffineValue y = in.hasImm ? AffineValue{in.imm, 0} : asrf_.read(slot, in.b);
+  affine = false;
+  if (x.stride == 0 && y.stride == 0) return true;
+  if (x.stride != 0 && y.stride != 0) return false;
+  switch (in.op) {
+    case Op::SETP_EQ_B32: case Op::SETP_NE_B32: case Op::SETP_LT_U32: case Op::SETP_LE_U32:
+    case Op::SETP_GT_U32: case Op::SETP_GE_U32: case Op::SETP_LT_S32: case Op::SETP_LE_S32:
+    case Op::SETP_GT_S32: case Op::SETP_GE_S32:
+      break;
+    default:
+      return false;  // floating point: uniform operands only (Sec. 4.1)
+  }
+  const bool isSigned = in.op == Op::SETP_LT_S32 || in.op == Op::SETP_LE_S32 || in.op == Op::SETP_GT_S32 ||
+                        in.op == Op::SETP_GE_S32;
+  auto domain = [&](uint32_t v) -> int64_t { return isSigned ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; };
+  const AffineValue seq = x.stride != 0 ? x : y;
+  const uint32_t u = x.stride != 0 ? y.base : x.base;
+  const int W = sm_.warps[static_cast<size_t>(slot)].ctx->lanes();
+  const int64_t first = domain(seq.base);
+  const int64_t last = first + int64_t{static_cast<int32_t>(seq.stride)} * (W - 1);
+  const int64_t lo = isSigned ? INT32_MIN : 0, hi = isSigned ? INT32_MAX : int64_t{UINT32_MAX};
+  if (last < lo || last > hi) return false;  // the sequence wraps
+  const int64_t v = domain(u);
+  if (v >= std::min(first, last) && v <= std::max(first, last)) return false;
+  affine = true;
+  return true;
+}
+
+// affine-ab: a guarded branch whose predicate is uniform is resolved once for the warp.
+void AffineMechanism::issuing(int slot, const sm::IBufferEntry& e, uint32_t /*exec*/) {
+  if (!variant_.branches || isa::info(e.instr.op).format != isa::Format::Branch) return;
+  if (e.instr.guard != isa::kPredTrue && (uniformPreds_[static_cast<size_t>(slot)] >> e.instr.guard & 1u))
+    branches_++;
 }
 
 uint64_t AffineMechanism::expansionCycles(int slot) const {
@@ -135,6 +190,27 @@ void AffineMechanism::planExecute(int slot, const isa::Instr& in, uint32_t /*pc*
   const bool converged = plan.exec == full && in.guard == isa::kPredTrue;
   const auto d = regfile::destGpr(in);
   const uint64_t srcHeld = regfile::sourceGprs(in) & asrf_.held(slot);
+  if (variant_.branches) {
+    const uint8_t preds = regfile::writtenRegs(in).pred;
+    uint8_t& uniform = uniformPreds_[static_cast<size_t>(slot)];
+    bool affine = false;
+    if (isa::info(in.op).format == isa::Format::Compare && converged && coherentCompare(slot, in, affine)) {
+      // One compare on the affine unit. The predicate's lanes get its outcome, computed (as the
+      // model computes every value) from the operands' expansions.
+      kind_ = Kind::Vector;
+      readsSaved_ += static_cast<uint64_t>(expandSources(slot, srcHeld));
+      expandedOperands_ -= static_cast<uint64_t>(__builtin_popcountll(srcHeld));  // not expansions
+      plan.rfReads &= ~srcHeld;
+      cyclesSaved_ += plan.occupancy - 1;
+      plan.occupancy = 1;
+      compares_++;
+      unitOps_++;
+      if (affine) affineCompares_++;
+      uniform = static_cast<uint8_t>(uniform | preds);
+      return;
+    }
+    uniform = static_cast<uint8_t>(uniform & ~preds);
+  }
   if (const auto r = d ? affineResult(slot, in) : std::nullopt) {
     result_ = *r;
     unitOps_++;

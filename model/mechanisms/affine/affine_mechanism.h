@@ -20,6 +20,12 @@
 // (the inactive lanes keep it). A vector instruction that writes a register with an entry
 // expands its old value the same way when it leaves lanes unwritten. Expansions cost cycles of
 // the instruction's unit (warp size / SIMD width each).
+//
+// affine-ab adds affine and uniform branches (Sec. 4.2): a compare of two uniform operands, or of
+// a uniform value and an affine sequence that lies wholly on one side of it (so every lane gets
+// the same outcome), by the whole warp, runs on the affine unit in one cycle and leaves a
+// uniform predicate; a guarded branch on a uniform predicate is resolved once for the warp
+// (counted). Any other compare takes the normal path.
 #pragma once
 
 #include <array>
@@ -36,14 +42,19 @@ class logger;
 
 namespace simtlm::affine {
 
+struct AffineVariant {
+  bool branches;  // affine-ab: affine and uniform compares and branches
+};
+
 class AffineMechanism final : public sm::SmMechanism {
  public:
-  AffineMechanism(sm::SmContext& sm, stats::Registry& stats);
+  AffineMechanism(sm::SmContext& sm, stats::Registry& stats, AffineVariant variant);
 
   void kernelStarted() override;
   void blockAdmitted(int blockSlot) override;
   void planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) override;
   void afterExecute(int slot, const isa::Instr& in) override;
+  void issuing(int slot, const sm::IBufferEntry& e, uint32_t exec) override;
 
  private:
   enum class Kind { None, Compact, Expanded, Vector, ParamSeed };
@@ -60,10 +71,15 @@ class AffineMechanism final : public sm::SmMechanism {
   void mapScratch(int slot, uint8_t r);
   void unmapAll(int slot, bool copyDest, uint8_t d);
   uint64_t expansionCycles(int slot) const;
+  // affine-ab: a compare of ASRF operands whose outcome is the same in every lane (Sec. 4.2's
+  // rule); `affine` is set when one operand is an affine sequence.
+  bool coherentCompare(int slot, const isa::Instr& in, bool& affine);
 
   sm::SmContext& sm_;
   spdlog::logger& log_;
+  AffineVariant variant_;
   Asrf asrf_;
+  std::vector<uint8_t> uniformPreds_;  // affine-ab, per warp slot: bit p, predicate p is uniform
   // The instruction between planExecute and afterExecute.
   Kind kind_ = Kind::None;
   AffineValue result_{};
@@ -73,6 +89,7 @@ class AffineMechanism final : public sm::SmMechanism {
   uint64_t compact_ = 0, uniform_ = 0, suppressed_ = 0, full_ = 0, unitOps_ = 0;
   uint64_t expansions_ = 0, expansionCycles_ = 0, expandedOperands_ = 0, seeds_ = 0;
   uint64_t readsSaved_ = 0, writesSaved_ = 0, cyclesSaved_ = 0;
+  uint64_t compares_ = 0, affineCompares_ = 0, branches_ = 0;
 };
 
 }  // namespace simtlm::affine
