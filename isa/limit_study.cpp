@@ -1,6 +1,7 @@
 #include "isa/limit_study.h"
 
 #include "isa/diagnostics.h"
+#include "isa/lane_mask.h"
 
 #include <algorithm>
 
@@ -15,8 +16,6 @@ const char* structureName(Structure s) {
 }
 
 namespace {
-
-uint32_t fullMask(int lanes) { return lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1); }
 
 bool producesValue(const Instr& in) {
   Format f = info(in.op).format;
@@ -103,7 +102,7 @@ void LimitStudy::onWarpStep(const WarpStep& s) {
   PcRedundancy& pc = (*pcs_)[idx];
   pc.executed++;
   uint32_t k = visits_[s.warp * codeSize_ + idx]++;
-  if (!producesValue(*s.instr) || s.activeMask != fullMask(s.lanes) || s.warpMask != s.activeMask) {
+  if (!producesValue(*s.instr) || s.activeMask != fullLaneMask(s.lanes) || s.warpMask != s.activeMask) {
     // Not eligible: still occupies its (PC, k) slot so that the group can never complete.
     sig_.assign(1, 0xFFFFFFFFu);
     uint64_t key = static_cast<uint64_t>(idx) << 32 | k;

@@ -4,7 +4,7 @@
 // uniform predicate it leaves is counted as resolved once for the warp.
 #include <gtest/gtest.h>
 
-#include "tests/model_sm/kernel_run_support.h"
+#include "tests/model_sm/affine_support.h"
 
 using namespace simtlm;
 
@@ -60,17 +60,9 @@ const char* kSignedCompares = R"(.kernel straddle_and_wrap
   exit
 )";
 
-void run(const char* source, config::Mechanism m, test::KernelRun& out) {
-  config::GpuConfig c;
-  c.gpu.num_sms = 1;
-  c.exec.simd_width = 8;
-  c.mechanism = m;
-  isa::LaunchConfig l;
-  l.block = {64, 1, 1};
-  test::runAgainstInterpreter(source, c, l, out);
-}
+void run(const char* source, config::Mechanism m, test::KernelRun& out) { test::runAffine(source, m, out, 64, 8); }
 
-double aff(const test::KernelRun& r, const std::string& name) { return r.stat("sm0.affine." + name); }
+constexpr auto aff = test::affineStat;
 
 }  // namespace
 

@@ -6,11 +6,14 @@
 // results are expanded into the lanes (lazy expansion, Sec. 4.3), counted exactly here.
 #include <gtest/gtest.h>
 
-#include "tests/model_sm/kernel_run_support.h"
+#include "tests/model_sm/affine_support.h"
 
 using namespace simtlm;
 
 namespace {
+
+using test::runAffine;
+constexpr auto aff = test::affineStat;
 
 // Per warp: ld.param of a uniform address seeds r5; s2r tid.x (affine), s2r ctaid.x, add, mul
 // (uniform), shl, add, mad, sub (affine) execute compactly: 8 instructions, 3 of them uniform.
@@ -79,27 +82,13 @@ const char* kPredicatedWrite = R"(.kernel predicated_write
 )";
 
 // One 64-thread block (two warps; warp 1's tid.x starts at 32), or `blocks` of them, on one SM.
-void run(const char* source, config::Mechanism m, test::KernelRun& out, int asrfEntries = 64, int simd = 32,
-         uint32_t blocks = 1) {
-  config::GpuConfig c;
-  c.gpu.num_sms = 1;
-  c.exec.simd_width = simd;
-  c.affine.asrf_entries = asrfEntries;
-  c.mechanism = m;
-  isa::LaunchConfig l;
-  l.block = {64, 1, 1};
-  l.grid = {blocks, 1, 1};
-  test::runAgainstInterpreter(source, c, l, out);
-}
-
-double aff(const test::KernelRun& r, const std::string& name) { return r.stat("sm0.affine." + name); }
 
 }  // namespace
 
 TEST(AffineA, AnAffineChainExecutesOnTheAffineUnitAndIsExpandedForTheStore) {
   test::KernelRun base, a;
-  run(kAffineChain, config::Mechanism::Baseline, base, 64, 8, 3);
-  run(kAffineChain, config::Mechanism::AffineA, a, 64, 8, 3);
+  runAffine(kAffineChain, config::Mechanism::Baseline, base, 64, 8, 3);
+  runAffine(kAffineChain, config::Mechanism::AffineA, a, 64, 8, 3);
   ASSERT_TRUE(base.equal);
   EXPECT_TRUE(a.equal);
   // 3 blocks x 2 warps x 8 compact instructions, 3 of them uniform; one seed per warp.
@@ -123,8 +112,8 @@ TEST(AffineA, AnAffineChainExecutesOnTheAffineUnitAndIsExpandedForTheStore) {
 
 TEST(AffineA, DivergenceInTheMiddleOfAChainExpandsLazily) {
   test::KernelRun base, a;
-  run(kDivergentChain, config::Mechanism::Baseline, base);
-  run(kDivergentChain, config::Mechanism::AffineA, a);
+  runAffine(kDivergentChain, config::Mechanism::Baseline, base);
+  runAffine(kDivergentChain, config::Mechanism::AffineA, a);
   ASSERT_TRUE(base.equal);
   EXPECT_TRUE(a.equal);
   EXPECT_EQ(aff(a, "suppressed"), 2);
@@ -138,8 +127,8 @@ TEST(AffineA, DivergenceInTheMiddleOfAChainExpandsLazily) {
 
 TEST(AffineA, APredicatedWriteToAnAffineRegisterExpandsIt) {
   test::KernelRun base, a;
-  run(kPredicatedWrite, config::Mechanism::Baseline, base);
-  run(kPredicatedWrite, config::Mechanism::AffineA, a);
+  runAffine(kPredicatedWrite, config::Mechanism::Baseline, base);
+  runAffine(kPredicatedWrite, config::Mechanism::AffineA, a);
   ASSERT_TRUE(base.equal);
   EXPECT_TRUE(a.equal);
   EXPECT_EQ(aff(a, "instructions"), 8);  // s2r, shl, add, add per warp
@@ -149,7 +138,7 @@ TEST(AffineA, APredicatedWriteToAnAffineRegisterExpandsIt) {
 
 TEST(AffineA, AFullAsrfLeavesResultsInTheVectorRegisterFile) {
   test::KernelRun a;
-  run(kAffineChain, config::Mechanism::AffineA, a, 2);
+  runAffine(kAffineChain, config::Mechanism::AffineA, a, 2);
   EXPECT_TRUE(a.equal);
   // Per warp: r5 (seed) and r0 take both entries; s2r ctaid and shl find no room and expand;
   // the rest reads a generic register and runs as vectors (add r5 frees r5's entry).
@@ -162,8 +151,8 @@ TEST(AffineA, AFullAsrfLeavesResultsInTheVectorRegisterFile) {
 
 TEST(AffineA, BaselineAndAffineAgreeOnCountsTheMechanismDoesNotChange) {
   test::KernelRun base, a;
-  run(kDivergentChain, config::Mechanism::Baseline, base);
-  run(kDivergentChain, config::Mechanism::AffineA, a);
+  runAffine(kDivergentChain, config::Mechanism::Baseline, base);
+  runAffine(kDivergentChain, config::Mechanism::AffineA, a);
   EXPECT_EQ(a.stat("sm0.issue.warp_instructions"), base.stat("sm0.issue.warp_instructions"));
   EXPECT_EQ(base.stat("sm0.affine.instructions"), -1);  // no affine statistics without it
 }

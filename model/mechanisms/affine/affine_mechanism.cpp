@@ -5,6 +5,7 @@
 #include <spdlog/logger.h>
 
 #include "isa/disassembler.h"
+#include "isa/lane_mask.h"
 #include "isa/semantics.h"
 #include "model/common/log.h"
 #include "model/regfile/operands.h"
@@ -12,8 +13,6 @@
 namespace simtlm::affine {
 
 namespace {
-
-uint32_t allLanes(int lanes) { return lanes >= 32 ? ~0u : (1u << lanes) - 1; }
 
 // The affine unit's base/stride arithmetic (Kim Sec. 4.2: addition, subtraction, multiplication
 // and left shifts, a product or shift needing one uniform factor; mad.lo is a product and an
@@ -154,7 +153,7 @@ std::optional<AffineValue> AffineMechanism::specialValue(int slot, const isa::In
   const bool wasMapped = ctx.isMapped(in.d);
   uint32_t* before = ctx.reg(in.d);
   ctx.mapReg(in.d, row);
-  ctx.executeAlu(in, allLanes(W));
+  ctx.executeAlu(in, isa::fullLaneMask(W));
   if (wasMapped) ctx.mapReg(in.d, before);
   else ctx.unmapReg(in.d);
   const AffineValue v{row[0], W > 1 ? row[1] - row[0] : 0};
@@ -186,7 +185,7 @@ void AffineMechanism::planExecute(int slot, const isa::Instr& in, uint32_t /*pc*
   kind_ = Kind::None;
   mapped_.clear();
   lanes_ = plan.exec;
-  const uint32_t full = allLanes(ctx.lanes());
+  const uint32_t full = isa::fullLaneMask(ctx.lanes());
   const bool converged = plan.exec == full && in.guard == isa::kPredTrue;
   const auto d = regfile::destGpr(in);
   const uint64_t srcHeld = regfile::sourceGprs(in) & asrf_.held(slot);

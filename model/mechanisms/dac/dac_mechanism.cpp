@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "isa/cfg.h"
+#include "isa/lane_mask.h"
 #include "model/sm/operand_stage.h"
 #include "model/sm/scoreboard.h"
 
@@ -13,7 +14,6 @@ namespace simtlm::dac {
 
 namespace {
 
-uint32_t allLanes(uint32_t lanes) { return lanes >= 32 ? ~0u : (1u << lanes) - 1; }
 bool guarded(const isa::Instr& in) { return in.guard != isa::kPredTrue || in.guardNeg; }
 
 }  // namespace
@@ -70,7 +70,7 @@ bool DacMechanism::eligible(int slot, bool atFetch) const {
   const Warp& dw = warps_[static_cast<size_t>(slot)];
   if (dw.offPath && !(atFetch && rejoinsBefore(w, dw.offUntil))) return false;
   const isa::WarpContext& c = *w.ctx;
-  return c.liveMask() == allLanes(sm_.image.launch.warpSize) && c.exitedMask() == 0 && c.stackDepth() == 1;
+  return c.liveMask() == isa::fullLaneMask(static_cast<int>(sm_.image.launch.warpSize)) && c.exitedMask() == 0 && c.stackDepth() == 1;
 }
 
 // Fetch runs ahead of issue: the warp is back on the common path when the instruction at its

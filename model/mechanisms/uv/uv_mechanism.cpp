@@ -3,12 +3,11 @@
 #include <algorithm>
 
 #include "model/regfile/operands.h"
+#include "isa/lane_mask.h"
 
 namespace simtlm::uv {
 
 namespace {
-
-uint32_t allLanes(int lanes) { return lanes >= 32 ? ~0u : (1u << lanes) - 1; }
 
 // Special registers that hold the same value in every thread of a warp (UV Sec. 3.1: "thread
 // id independent information such as thread block dimensions"); the warp's index in its block
@@ -161,7 +160,7 @@ void UvMechanism::decide(int slot, const isa::Instr& in, uint32_t pc, sm::Execut
   irbHit_ = false;
   scalarResult_ = false;
   const int W = sm_.warps[static_cast<size_t>(slot)].ctx->lanes();
-  const bool wholeWarp = plan.exec == allLanes(W);  // (W is the launch's warp size)
+  const bool wholeWarp = plan.exec == isa::fullLaneMask(W);  // (W is the launch's warp size)
   const auto d = regfile::destGpr(in);
   const uint64_t scalars = scalarRegs(slot);
   const bool uniform = wholeWarp && d && uniformSources(in, scalars);
