@@ -58,6 +58,7 @@ struct GpuConfig {
     int icache_size, icache_line, icache_assoc, icache_hit_latency, icache_mshrs;
     int ibuffer_entries;  // per warp
     int fetch_throughput;  // fetches started per SM per cycle
+    int clock_divider;     // core cycles per front-end cycle: fetch and issue act in one of every N
   } frontend;
   struct Issue {
     int schedulers;  // per SM; warps are statically partitioned among them

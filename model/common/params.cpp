@@ -80,6 +80,9 @@ std::vector<Param> buildTable() {
                "instructions", 1, 64, "decoded instructions buffered per warp"),
       intParam("frontend.fetch_throughput", SIMTLM_FIELD(frontend.fetch_throughput), 8, "fetches/cycle", 1,
                64, "I-cache fetches an SM starts per cycle, each for a different warp"),
+      intParam("frontend.clock_divider", SIMTLM_FIELD(frontend.clock_divider), 1, "cycles", 1, 4,
+               "core cycles per front-end cycle: fetch and issue act in the first core cycle of every N "
+               "(2: a front end clocked at half the execution units' rate, Kim et al.'s slow front end)"),
 
       intParam("issue.schedulers", SIMTLM_FIELD(issue.schedulers), 4, "schedulers", 1, 64,
                "warp schedulers per SM, each issuing one instruction per cycle"),

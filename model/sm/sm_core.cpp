@@ -72,6 +72,9 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
   stats.add(p + "issue.thread_instructions", threadInstrs_, "instructions", "active threads of issued warp instructions");
   stats.add(p + "frontend.fetched", fetched_, "instructions", "instructions fetched into I-buffers");
   stats.add(p + "frontend.flushes", flushes_, "events", "I-buffer flushes after a change of control flow");
+  stats.add(p + "issue.frontend_idle", frontendIdle_, "cycles",
+            "scheduler cycles in which the front end's clock does not tick (frontend.clock_divider > 1); "
+            "not stalls");
   stats.add(p + "issue.stall_no_ready", stallNoReady_, "cycles", "scheduler cycles with no warp able to issue");
   stats.add(p + "barriers", barriers_, "events", "completed bar.sync episodes");
   stats.add(p + "ldst.global_accesses", globalAccesses_, "instructions", "global memory warp instructions sent");
@@ -206,10 +209,12 @@ bool SmCore::tick(uint64_t cycle) {  // (the steps of step(), called directly)
   writeback(cycle);
   dispatch(cycle);
   commit();  // results, for the next cycle's write-back
-  issue(cycle);
+  issueOrIdle(cycle);
   operandTick(cycle);
-  if (mech_) mech_->beforeFetch(cycle);
-  fetch(cycle);
+  if (frontendCycle(cycle)) {
+    if (mech_) mech_->beforeFetch(cycle);
+    fetch(cycle);
+  }
   return endCycle();
 }
 
@@ -239,9 +244,10 @@ void SmCore::step(Step s) {
     case Step::Answers: memoryAnswered_ = tickMemory(cycle); break;  // shared-memory answers due
     case Step::Writeback: writeback(cycle); break;
     case Step::Execute: dispatch(cycle); break;  // collected instructions to their units (frees collectors for issue)
-    case Step::Issue: issue(cycle); break;
+    case Step::Issue: issueOrIdle(cycle); break;
     case Step::Operands: operandTick(cycle); break;  // register-file bank writes, then operand reads
     case Step::Fetch:
+      if (!frontendCycle(cycle)) break;
       if (mech_) mech_->beforeFetch(cycle);  // beside the fetch scheduler
       fetch(cycle);
       break;
@@ -258,6 +264,7 @@ bool SmCore::endCycle() {
 
 void SmCore::maybeSleep(uint64_t cycle) {
   if (mech_ || !fault_.empty() || !shared_->idle() || !ops_.idle()) return;
+  if (cfg_.frontend.clock_divider > 1) return;  // (a sleep would not wake at the next front-end cycle)
   if (!fetchAsleep_ || fetchVersion_ != stateVersion()) return;
   for (size_t s = 0; s < memo_.size(); ++s)
     if (!memo_[s].asleep || memo_[s].version != issueVersion(static_cast<int>(s), memo_[s].structural)) return;

@@ -341,6 +341,16 @@ class SmCore {
   uint64_t flushes_ = 0, stallNoReady_ = 0, barriers_ = 0, globalAccesses_ = 0, blocksRun_ = 0;
   uint64_t stallIdle_ = 0, stallEmpty_ = 0, stallDependence_ = 0, stallBarrier_ = 0,
            stallMemory_ = 0, stallStructural_ = 0, stallSync_ = 0;
+  uint64_t frontendIdle_ = 0;  // scheduler cycles without a front-end clock edge
+  // Fetch and issue act in one core cycle of every frontend.clock_divider (a slower front end).
+  bool frontendCycle(uint64_t cycle) const {
+    const auto n = static_cast<uint64_t>(cfg_.frontend.clock_divider);
+    return n == 1 || cycle % n == 0;
+  }
+  void issueOrIdle(uint64_t cycle) {
+    if (frontendCycle(cycle)) return issue(cycle);
+    frontendIdle_ += static_cast<uint64_t>(cfg_.issue.schedulers);
+  }
   // Executed (dispatched) warp instructions and their active lanes by opcode class, and
   // register-file accesses per active lane group (regfile.lane_group): what the energy layer
   // charges per lane.

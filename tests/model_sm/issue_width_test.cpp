@@ -149,3 +149,59 @@ TEST(IssueWidth, FetchThroughputFeedsSeveralWarpsPerCycle) {
   EXPECT_EQ(stat(wide.reg, "sm0.frontend.fetched"), stat(narrow.reg, "sm0.frontend.fetched"));
   EXPECT_LT(wide.result.cycles * 5, narrow.result.cycles * 4);  // over 20% faster
 }
+
+namespace {
+
+// Long runs of independent additions (8 per loop iteration): eight warps on one scheduler keep
+// it issue-bound.
+const char* kIssueBound = R"(.kernel issue_bound
+.regs 12
+.param OUT
+  ld.param.b32 r0, [OUT]
+  s2r r1, %tid.x
+  mov.b32 r10, 64
+loop:
+  add.u32 r2, r1, 1
+  add.u32 r3, r1, 2
+  add.u32 r4, r1, 3
+  add.u32 r5, r1, 4
+  add.u32 r6, r1, 5
+  add.u32 r7, r1, 6
+  add.u32 r8, r1, 7
+  add.u32 r9, r1, 8
+  sub.u32 r10, r10, 1
+  setp.ne.b32 p0, r10, 0
+  @p0 bra loop
+  add.u32 r2, r2, r9
+  shl.b32 r1, r1, 2
+  add.u32 r0, r0, r1
+  st.global.b32 [r0], r2
+  exit
+)";
+
+}  // namespace
+
+TEST(IssueWidth, SlowFrontEndIssuesInEveryOtherCycle) {
+  // frontend.clock_divider = 2: fetch and issue act in even cycles only (Kim et al.'s slow front
+  // end), so an issue-bound warp takes about twice the cycles; the odd cycles of every scheduler
+  // are counted as front-end idle, not as stalls.
+  auto c = machine(1);
+  c.issue.max_per_warp = 1;
+  c.issue.schedulers = 1;
+  isa::LaunchConfig l;
+  l.grid = {1, 1, 1};
+  l.block = {256, 1, 1};
+  test::KernelRun fast, slow;
+  run(kIssueBound, c, l, fast);
+  c.frontend.clock_divider = 2;
+  run(kIssueBound, c, l, slow);
+  EXPECT_EQ(fast.stat("sm0.issue.warp_instructions"), slow.stat("sm0.issue.warp_instructions"));
+  EXPECT_EQ(fast.stat("sm0.issue.frontend_idle"), 0);
+  // 8 warps x 64 x 11 instructions, at most one per cycle, one per two cycles when slow.
+  EXPECT_GT(fast.result.cycles, 8u * 64u * 11u);
+  EXPECT_GT(slow.result.cycles, 2u * 8u * 64u * 11u);
+  EXPECT_LT(fast.result.cycles * 10, slow.result.cycles * 6);  // over 1.67x slower
+  const double active = slow.stat("sm0.active_cycles"), idle = slow.stat("sm0.issue.frontend_idle");
+  const double schedulers = c.issue.schedulers;
+  EXPECT_NEAR(idle / schedulers, active / 2, 1.0);  // every odd cycle of the SM's, per scheduler
+}
