@@ -2,13 +2,16 @@
 // 64-thread block per launch block on one SM, and the SM's affine statistics.
 #pragma once
 
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "tests/model_sm/kernel_run_support.h"
 
 namespace simtlm::test {
 
-inline void runAffine(const char* source, config::Mechanism m, KernelRun& out, int asrfEntries = 64, int simd = 32,
+inline void runAffine(const std::string& source, config::Mechanism m, KernelRun& out, int asrfEntries = 64, int simd = 32,
                       uint32_t blocks = 1) {
   config::GpuConfig c;
   c.gpu.num_sms = 1;
@@ -19,6 +22,17 @@ inline void runAffine(const char* source, config::Mechanism m, KernelRun& out, i
   l.block = {64, 1, 1};
   l.grid = {blocks, 1, 1};
   runAgainstInterpreter(source, c, l, out);
+}
+
+// A kernel of the affine scenarios (scenarios/kernels/NAME), so that a test and its scenario run
+// the same text.
+inline std::string scenarioKernel(const std::string& name) {
+  const std::string path = std::string(SIMTLM_SOURCE_DIR) + "/scenarios/kernels/" + name;
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error("cannot open " + path);
+  std::ostringstream text;
+  text << f.rdbuf();
+  return text.str();
 }
 
 inline double affineStat(const KernelRun& r, const std::string& name) { return r.stat("sm0.affine." + name); }

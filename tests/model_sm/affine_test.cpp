@@ -40,46 +40,12 @@ const char* kAffineChain = R"(.kernel affine_chain
 // expansions); on the taken path r1 is generic by then (a vector add). After the join r1 and r2
 // are generic: `add r3, r2, r1` and the last add are vector; `add r6, r0, 3` is compact again.
 // Warp 1 (tid 32-63) never diverges: everything qualifying is compact.
-const char* kDivergentChain = R"(.kernel divergent_chain
-.regs 8
-.param OUT
-  ld.param.b32 r5, [OUT]
-  s2r r0, %tid.x
-  shl.b32 r4, r0, 2
-  add.u32 r5, r5, r4
-  mov.b32 r1, 100
-  add.u32 r2, r0, 10
-  setp.lt.u32 p0, r0, 8
-  @p0 bra THEN
-  add.u32 r1, r1, r0
-  add.u32 r2, r2, 1
-  bra JOIN
-THEN:
-  add.u32 r1, r1, 5
-JOIN:
-  add.u32 r3, r2, r1
-  add.u32 r6, r0, 3
-  add.u32 r3, r3, r6
-  st.global.b32 [r5], r3
-  exit
-)";
+std::string divergentChain() { return test::scenarioKernel("affine_divergent_chain.s"); }
 
 // A guarded write to the affine register r1 (tid + 100): lanes with tid < 40 add 7. Warp 0's
 // guard holds in every lane, warp 1's in lanes 0-7 only: both expand the result (the paper's
 // rule for predicated instructions), warp 1 first expands the old value for lanes 8-31.
-const char* kPredicatedWrite = R"(.kernel predicated_write
-.regs 8
-.param OUT
-  ld.param.b32 r5, [OUT]
-  s2r r0, %tid.x
-  shl.b32 r4, r0, 2
-  add.u32 r5, r5, r4
-  add.u32 r1, r0, 100
-  setp.lt.u32 p0, r0, 40
-  @p0 add.u32 r1, r1, 7
-  st.global.b32 [r5], r1
-  exit
-)";
+std::string predicatedWrite() { return test::scenarioKernel("affine_predicated.s"); }
 
 // One 64-thread block (two warps; warp 1's tid.x starts at 32), or `blocks` of them, on one SM.
 
@@ -112,8 +78,8 @@ TEST(AffineA, AnAffineChainExecutesOnTheAffineUnitAndIsExpandedForTheStore) {
 
 TEST(AffineA, DivergenceInTheMiddleOfAChainExpandsLazily) {
   test::KernelRun base, a;
-  runAffine(kDivergentChain, config::Mechanism::Baseline, base);
-  runAffine(kDivergentChain, config::Mechanism::AffineA, a);
+  runAffine(divergentChain(), config::Mechanism::Baseline, base);
+  runAffine(divergentChain(), config::Mechanism::AffineA, a);
   ASSERT_TRUE(base.equal);
   EXPECT_TRUE(a.equal);
   EXPECT_EQ(aff(a, "suppressed"), 2);
@@ -127,8 +93,8 @@ TEST(AffineA, DivergenceInTheMiddleOfAChainExpandsLazily) {
 
 TEST(AffineA, APredicatedWriteToAnAffineRegisterExpandsIt) {
   test::KernelRun base, a;
-  runAffine(kPredicatedWrite, config::Mechanism::Baseline, base);
-  runAffine(kPredicatedWrite, config::Mechanism::AffineA, a);
+  runAffine(predicatedWrite(), config::Mechanism::Baseline, base);
+  runAffine(predicatedWrite(), config::Mechanism::AffineA, a);
   ASSERT_TRUE(base.equal);
   EXPECT_TRUE(a.equal);
   EXPECT_EQ(aff(a, "instructions"), 8);  // s2r, shl, add, add per warp
@@ -151,8 +117,8 @@ TEST(AffineA, AFullAsrfLeavesResultsInTheVectorRegisterFile) {
 
 TEST(AffineA, BaselineAndAffineAgreeOnCountsTheMechanismDoesNotChange) {
   test::KernelRun base, a;
-  runAffine(kDivergentChain, config::Mechanism::Baseline, base);
-  runAffine(kDivergentChain, config::Mechanism::AffineA, a);
+  runAffine(divergentChain(), config::Mechanism::Baseline, base);
+  runAffine(divergentChain(), config::Mechanism::AffineA, a);
   EXPECT_EQ(a.stat("sm0.issue.warp_instructions"), base.stat("sm0.issue.warp_instructions"));
   EXPECT_EQ(base.stat("sm0.affine.instructions"), -1);  // no affine statistics without it
 }
