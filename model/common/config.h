@@ -33,7 +33,7 @@ enum class FaultTarget { None, Alu, Register };  // "none" | "alu" | "register" 
 // may register more (model/mechanisms/registry.h), with ids past these.
 enum class Mechanism {
   Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken, UvIrb, Uv, UvSrf, UvSrfIrb, DacIdeal,
-  AffineA, AffineAb
+  AffineA, AffineAb, AffineAbm
 };
 // The name of a built-in mechanism ("?" for an id only the registry knows).
 const char* mechanismName(Mechanism m);

@@ -243,7 +243,7 @@ std::vector<Param> buildTable() {
                "UV scalar register file registers per SM; full: uniform instructions run as vectors "
                "(uv-srf, uv-srf-irb; UV Sec. 3.1.2, 5.3)"),
       intParam("affine.asrf_entries", SIMTLM_FIELD(affine.asrf_entries), 64, "entries", 1, 64,
-               "affine-a, affine-ab: ASRF entries (tag, base, stride) per warp; full: an affine result is written to "
+               "affine-a, affine-ab, affine-abm: ASRF entries (tag, base, stride) per warp; full: an affine result is written to "
                "the vector register file instead (Kim Sec. 4.1: one per architectural register)"),
       boolParam("uv.reliability", SIMTLM_FIELD(uv.reliability), false,
                 "UV: uniform instructions computed on two lanes and compared, scalars stored twice, "

@@ -24,6 +24,16 @@ config::GpuConfig::L1 constCacheConfig(const config::GpuConfig& cfg) {
   return {true, k.size, cfg.l1.line, k.assoc, 1, k.mshrs, k.mshr_merge, k.hit_latency};
 }
 
+// Where lane l's word lies in a transaction's bytes [from, from + span). A lane the transaction
+// serves lies inside it, unless a compact address (base + stride x lane) is inconsistent with
+// the transactions generated from it: a model error, never silently a word from elsewhere.
+uint32_t wordOffset(const sm::GlobalAccess& a, int l, uint64_t from, uint64_t span) {
+  const uint64_t address = a.address(l);
+  if (address < from || address - from + 4 > span)
+    throw std::logic_error("GlobalMemoryAdapter: lane " + std::to_string(l) + "'s word lies outside its transaction");
+  return static_cast<uint32_t>(address - from);
+}
+
 }  // namespace
 
 GlobalMemoryAdapter::GlobalMemoryAdapter(mem::Downstream& down, const config::GpuConfig& cfg,
@@ -63,13 +73,17 @@ void GlobalMemoryAdapter::issue(const sm::GlobalRequest& request) {
   if (log_.should_log(spdlog::level::trace))
     log_.trace("cycle {}: access {} accepted: {} of {} lanes", now_ > kernelStart_ ? now_ - kernelStart_ : 0, request.id, isa::info(a.op).name,
                __builtin_popcount(a.mask));
-  uint64_t addr[32];
-  for (int l = 0; l < 32; ++l) addr[l] = a.addr[l];
   if (a.mask == 0) {  // nothing to access: completes at once
     acc.allSent = true;
     finished_.push_back(tag);
     return;
   }
+  if (a.compact.valid) {  // transactions from base and stride, no address compared
+    coalescer_.acceptStrided(a.compact.base, a.compact.stride, a.mask, 4, tag, now_);
+    return;
+  }
+  uint64_t addr[32];
+  for (int l = 0; l < 32; ++l) addr[l] = a.addr[l];
   coalescer_.accept(addr, a.mask, 4, tag, now_);
 }
 
@@ -98,18 +112,18 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag, Acces
   if (t.last) acc.allSent = true;
   if (f == isa::Format::Load) {
     const uint32_t lanes = t.lanes;
-    down_.read(base, size, [this, tag, lanes, base](const unsigned char* data, bool ok) {
+    down_.read(base, size, [this, tag, lanes, base, size](const unsigned char* data, bool ok) {
       Access& x = accesses_.at(tag);
       if (ok)
         for (int l = 0; l < 32; ++l)
-          if (lanes >> l & 1u) std::memcpy(&x.words[l], data + (x.a.addr[l] - base), 4);
+          if (lanes >> l & 1u) std::memcpy(&x.words[l], data + wordOffset(x.a, l, base, size), 4);
       finishOne(tag, ok);
     });
   } else if (f == isa::Format::Store) {
     std::vector<unsigned char> data(size, 0), enable(size, 0);
     for (int l = 0; l < 32; ++l) {
       if (!(t.lanes >> l & 1u)) continue;
-      const uint32_t off = static_cast<uint32_t>(a.addr[l] - base);
+      const uint32_t off = wordOffset(a, l, base, size);
       std::memcpy(&data[off], &a.data[l], 4);
       std::memset(&enable[off], 0xFF, 4);
     }
@@ -152,7 +166,7 @@ bool GlobalMemoryAdapter::sendToCache(mem::L1Cache& cache, const mem::MemTransac
     rq.kind = f == isa::Format::Store ? mem::L1Request::Kind::Store : mem::L1Request::Kind::Atomic;
     rq.op = a.op;
     for (int l = 0; l < 32; ++l)
-      if (t.lanes >> l & 1u) rq.ops.push(static_cast<uint32_t>(a.addr[l] - t.address), a.data[l], a.data2[l]);
+      if (t.lanes >> l & 1u) rq.ops.push(wordOffset(a, l, t.address, ~lineMask_ + 1), a.data[l], a.data2[l]);
   }
   if (!cache.canAccept(rq)) return false;
   acc.inFlight++;
@@ -169,8 +183,9 @@ void GlobalMemoryAdapter::cacheDone(const mem::L1Response& r) {
   if (r.ok && r.kind != mem::L1Request::Kind::Store) {
     unsigned i = 0;
     for (int l = 0; l < 32; ++l) {
-      if (!(x.a.mask >> l & 1u) || (x.a.addr[l] & lineMask_) != r.address) continue;
-      x.words[l] = r.kind == mem::L1Request::Kind::Load ? r.words[(x.a.addr[l] - r.address) / 4] : r.words[i++];
+      const uint32_t address = x.a.address(l);  // (a compact access: the rotation network's placement)
+      if (!(x.a.mask >> l & 1u) || (address & lineMask_) != r.address) continue;
+      x.words[l] = r.kind == mem::L1Request::Kind::Load ? r.words[(address - r.address) / 4] : r.words[i++];
     }
   }
   finishOne(r.tag, r.ok);
@@ -182,7 +197,7 @@ void GlobalMemoryAdapter::finishOne(uint64_t tag, bool ok) {
   if (!ok && x.error.empty()) {
     char b[112];
     std::snprintf(b, sizeof b, "memory returned an error response for a global access near 0x%x",
-                  x.a.addr[__builtin_ctz(x.a.mask)]);
+                  x.a.address(__builtin_ctz(x.a.mask)));
     x.error = b;
   }
   if (x.inFlight == 0 && x.allSent) finished_.push_back(tag);

@@ -87,6 +87,12 @@ void CompositeMechanism::planExecute(int slot, const isa::Instr& in, uint32_t pc
   for (auto& p : parts_) p->planExecute(slot, in, pc, plan);
 }
 
+bool CompositeMechanism::compactAddress(int slot, const isa::Instr& in, uint32_t exec, sm::CompactAddress& out) {
+  for (auto& p : parts_)
+    if (p->compactAddress(slot, in, exec, out)) return true;
+  return false;
+}
+
 void CompositeMechanism::afterExecute(int slot, const isa::Instr& in) {
   for (auto& p : parts_) p->afterExecute(slot, in);
 }

@@ -9,6 +9,7 @@
 //   - retireSkips: each in list order (only the one that delivers skips, the fetch probe's
 //     exclusive user, finds any);
 //   - holdsFetch, holdsIssue, fetchStopsAfter, couplesWarps: true when any mechanism says so;
+//   - compactAddress: the first mechanism in list order that describes the addresses;
 //   - regsPerBlock: the sum (at most one mechanism has registers: they need the operand
 //     mapping exclusively);
 //   - describeWarp: the non-empty descriptions joined with "; ".
@@ -43,6 +44,7 @@ class CompositeMechanism final : public sm::SmMechanism {
   void flushed(int slot) override;
   void beforeExecute(int slot, const isa::Instr& in, uint32_t pc) override;
   void planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) override;
+  bool compactAddress(int slot, const isa::Instr& in, uint32_t exec, sm::CompactAddress& out) override;
   void afterExecute(int slot, const isa::Instr& in) override;
   void written(int slot, const isa::Instr& in) override;
   void barrierReleased(sm::BlockSlot& block) override;

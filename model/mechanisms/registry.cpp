@@ -28,7 +28,7 @@ const HookGroupInfo kGroups[kNumHookGroups] = {
      "beforeExecute, planExecute, afterExecute, written"},
     {G::Control, "control", "control (branches, barriers, reconvergence, flushes)",
      "issued (branches), barrierReleased, flushed"},
-    {G::Memory, "memory", "memory (stores, atomics, fences)", "beforeExecute (memory instructions)"},
+    {G::Memory, "memory", "memory (stores, atomics, fences)", "beforeExecute (memory instructions), compactAddress"},
     {G::AdmissionExit, "admission-exit", "admission and exit",
      "kernelStarted, blockAdmitted, blockRetired, warpExited, warpDrained"},
 };
@@ -68,10 +68,11 @@ Entry uvEntry(Mechanism id, const char* summary, uv::UvVariant variant) {
 
 // Compact affine execution maps ASRF registers onto expanded rows for the instruction (as UV's
 // broadcast path) and keeps per-warp tags of the warp's own values: it needs the register mapping
-// alone. affine-ab also watches branches at issue.
+// alone. affine-ab also watches branches at issue; affine-abm describes memory addresses.
 Entry affineEntry(Mechanism id, const char* summary, affine::AffineVariant variant) {
   std::vector<G> uses{G::OperandMapping, G::ExecuteWriteBack, G::AdmissionExit};
   if (variant.branches) uses.insert(uses.begin(), G::OnIssue);
+  if (variant.memory) uses.insert(uses.end() - 1, G::Memory);
   return {{id, config::mechanismName(id), summary, "", uses, {G::OperandMapping}},
           [](const config::GpuConfig&) { return sm::MechanismResources{}; },
           [variant](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
@@ -136,11 +137,16 @@ std::vector<Entry>& table() {
     v.push_back(affineEntry(Mechanism::AffineA,
                             "compact affine execution: affine arithmetic on base/stride pairs in an affine "
                             "register file, lazy expansion after divergence (Kim et al. Sec. 4.1-4.3)",
-                            {false}));
+                            {false, false}));
     v.push_back(affineEntry(Mechanism::AffineAb,
                             "compact affine execution with affine and uniform branches: coherent compares "
                             "resolved once on the affine unit (Kim et al. Sec. 4.2)",
-                            {true}));
+                            {true, false}));
+    v.push_back(affineEntry(Mechanism::AffineAbm,
+                            "compact affine execution with affine branches and affine memory operations: "
+                            "global loads and stores of an affine address skip per-lane address generation, "
+                            "their transactions generated from base and stride (Kim et al. Sec. 4.1)",
+                            {true, true}));
     return v;
   }();
   return t;

@@ -21,6 +21,10 @@ Coalescer::Coalescer(const Config& config, Issue issue, stats::Group stats)
   stats.add("transactions", transactions_, "transactions",
             "memory transactions (one per segment touched per instruction)");
   stats.add("stalls", stalls_, "cycles", "cycles a transaction was refused downstream");
+  stats.add("compact_accesses", compactAccesses_, "warp instructions",
+            "warp memory instructions whose addresses came as base and stride (not coalesced)");
+  stats.add("compact_transactions", compactTransactions_, "transactions",
+            "their transactions, generated from base and stride without comparing addresses");
 }
 
 void Coalescer::coalesce(const std::uint64_t* address, std::uint32_t mask, unsigned size,
@@ -84,16 +88,75 @@ void Coalescer::coalesce(const std::uint64_t* address, std::uint32_t mask, unsig
   if (!std::is_sorted(out.begin(), out.end(), byAddress)) std::sort(out.begin(), out.end(), byAddress);
 }
 
+void Coalescer::coalesceStrided(std::uint32_t base, std::uint32_t stride, std::uint32_t mask, unsigned size,
+                                std::vector<MemTransaction>& out) const {
+  if (!isPow2(size) || size > config_.segment_bytes)
+    throw std::invalid_argument("Coalescer: access size must be a power of two <= segment");
+  out.clear();
+  const std::uint32_t lanes = mask & (config_.warp_size == 32 ? ~0u : (1u << config_.warp_size) - 1);
+  if (!lanes) return;
+  const std::int64_t s = static_cast<std::int32_t>(stride);
+  const auto at = [&](int l) { return std::int64_t{base} + s * l; };  // without the wrap
+  const int lo = __builtin_ctz(lanes), hi = 31 - __builtin_clz(lanes);
+  const bool wraps = at(lo) < 0 || at(hi) < 0 || at(lo) > 0xFFFFFFFFll || at(hi) > 0xFFFFFFFFll;
+  if (wraps || (base | stride) & (size - 1)) {  // rare: lane by lane on the computed addresses
+    std::uint64_t address[32] = {};
+    for (int l = 0; l < 32; ++l) address[l] = base + stride * static_cast<std::uint32_t>(l);
+    return coalesce(address, mask, size, out);
+  }
+  // Size-aligned, no wrap: each access lies in one segment, lanes touch distinct units (or all
+  // the same one at stride 0), and the lanes of a segment are a run of lanes.
+  const std::int64_t seg = config_.segment_bytes;
+  const auto segmentOf = [&](std::int64_t a) { return a & ~(seg - 1); };
+  const auto push = [&](std::int64_t segment, std::uint32_t in, std::int64_t low, std::int64_t high) {
+    out.push_back(MemTransaction{static_cast<std::uint64_t>(segment), in, static_cast<std::uint32_t>(low - segment),
+                                 static_cast<std::uint32_t>(high - segment + size),
+                                 s == 0 ? 1u : static_cast<std::uint32_t>(__builtin_popcount(in)), false});
+  };
+  const auto upTo = [](std::int64_t l) { return l >= 31 ? ~0u : (2u << l) - 1; };  // lanes 0..l
+  if (s == 0) return push(segmentOf(base), lanes, base, base);
+  for (std::uint32_t rest = lanes; rest;) {
+    if (s > 0) {  // ascending with the lane: the lowest lane left starts the next segment
+      const int l = __builtin_ctz(rest);
+      const std::int64_t segment = segmentOf(at(l));
+      const std::uint32_t in = rest & upTo((segment + seg - 1 - base) / s);
+      push(segment, in, at(l), at(31 - __builtin_clz(in)));
+      rest &= ~in;
+    } else {  // descending: the highest lane left has the lowest address
+      const int l = 31 - __builtin_clz(rest);
+      const std::int64_t segment = segmentOf(at(l));
+      const std::int64_t over = std::int64_t{base} - (segment + seg - 1);  // lanes l' with -s*l' >= over
+      const std::int64_t first = over <= 0 ? 0 : (over + (-s) - 1) / (-s);
+      const std::uint32_t in = rest & ~(first == 0 ? 0u : upTo(first - 1));
+      push(segment, in, at(l), at(__builtin_ctz(in)));
+      rest &= ~in;
+    }
+  }
+}
+
 void Coalescer::accept(const std::uint64_t* address, std::uint32_t mask, unsigned size,
                        std::uint64_t tag, std::uint64_t cycle) {
   if (!canAccept()) throw std::logic_error("Coalescer::accept while busy");
   coalesce(address, mask, size, pending_);
+  queue(tag, cycle);
+  ++accesses_;
+  transactions_ += pending_.size();
+}
+
+void Coalescer::acceptStrided(std::uint32_t base, std::uint32_t stride, std::uint32_t mask, unsigned size,
+                              std::uint64_t tag, std::uint64_t cycle) {
+  if (!canAccept()) throw std::logic_error("Coalescer::acceptStrided while busy");
+  coalesceStrided(base, stride, mask, size, pending_);
+  queue(tag, cycle);
+  ++compactAccesses_;
+  compactTransactions_ += pending_.size();
+}
+
+void Coalescer::queue(std::uint64_t tag, std::uint64_t cycle) {
   if (!pending_.empty()) pending_.back().last = true;
   next_ = 0;
   tag_ = tag;
   accepted_cycle_ = cycle;
-  ++accesses_;
-  transactions_ += pending_.size();
 }
 
 bool Coalescer::tick(std::uint64_t cycle) {

@@ -43,11 +43,22 @@ class Coalescer {
   void coalesce(const std::uint64_t* address, std::uint32_t mask, unsigned size,
                 std::vector<MemTransaction>& out) const;
 
+  // The same transactions as coalesce() for lane l at address base + stride * l (mod 2^32),
+  // computed from base and stride: one step per segment, no address compared (a strided access
+  // whose addresses are known compactly). Accesses that wrap around 2^32 or are not size-aligned
+  // take the lane-by-lane path on addresses computed from base and stride.
+  void coalesceStrided(std::uint32_t base, std::uint32_t stride, std::uint32_t mask, unsigned size,
+                       std::vector<MemTransaction>& out) const;
+
   // Unit contract. accept() coalesces (and counts) an instruction; tick() hands transactions
-  // downstream. `address` holds warp_size entries (inactive lanes ignored).
+  // downstream. `address` holds warp_size entries (inactive lanes ignored). acceptStrided()
+  // takes a strided access the same way (the same queue, in order with the others), counted
+  // apart (compact_*): its transactions cost no address comparison.
   bool canAccept() const { return next_ == pending_.size(); }
   void accept(const std::uint64_t* address, std::uint32_t mask, unsigned size, std::uint64_t tag,
               std::uint64_t cycle);
+  void acceptStrided(std::uint32_t base, std::uint32_t stride, std::uint32_t mask, unsigned size,
+                     std::uint64_t tag, std::uint64_t cycle);
   bool tick(std::uint64_t cycle);
   bool idle() const { return canAccept(); }
 
@@ -61,7 +72,8 @@ class Coalescer {
   std::size_t next_ = 0;
   std::uint64_t tag_ = 0;
   std::uint64_t accepted_cycle_ = 0;
-  stats::Counter accesses_, transactions_, stalls_;
+  void queue(std::uint64_t tag, std::uint64_t cycle);
+  stats::Counter accesses_, transactions_, stalls_, compactAccesses_, compactTransactions_;
 };
 
 }  // namespace simtlm::mem

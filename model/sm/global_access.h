@@ -24,13 +24,28 @@
 
 namespace simtlm::sm {
 
+// A compact description of an access's addresses: lane l's byte address is base + stride x l
+// (mod 2^32), known without per-lane address generation. The LD/ST unit then generates the
+// transactions from base and stride and places each lane's word by that formula (the paper's
+// rotation network), not from addr[], which the SM leaves empty.
+struct CompactAddress {
+  bool valid = false;
+  uint32_t base = 0;
+  uint32_t stride = 0;
+};
+
 // A global load, store or atomic of one warp instruction.
 struct GlobalAccess {
   isa::Op op{};
   uint32_t mask = 0;                    // lanes that access
-  std::array<uint32_t, 32> addr{};      // byte addresses
+  std::array<uint32_t, 32> addr{};      // byte addresses (empty when compact.valid)
+  CompactAddress compact;               // loads and stores only
   std::array<uint32_t, 32> data{};      // store data / atomic operand b
   std::array<uint32_t, 32> data2{};     // cas swap value
+  // Lane l's byte address, from whichever description the access carries.
+  uint32_t address(int l) const {
+    return compact.valid ? compact.base + compact.stride * static_cast<uint32_t>(l) : addr[static_cast<size_t>(l)];
+  }
 };
 
 struct GlobalRequest {

@@ -18,14 +18,15 @@ void IdealGlobalMemory::issue(const GlobalRequest& request) {
   const isa::OpInfo& oi = isa::info(a.op);
   for (int l = 0; l < 32 && p.error.empty(); ++l) {
     if (!(a.mask >> l & 1u)) continue;
-    isa::GlobalMemory::Region* r = mem_.find(a.addr[l], 4);
+    const uint32_t address = a.address(l);  // (from base and stride when compact)
+    isa::GlobalMemory::Region* r = mem_.find(address, 4);
     if (!r) {
       char b[96];
-      std::snprintf(b, sizeof b, "global memory access outside every buffer at 0x%x (lane %d)", a.addr[l], l);
+      std::snprintf(b, sizeof b, "global memory access outside every buffer at 0x%x (lane %d)", address, l);
       p.error = b;
       break;
     }
-    uint8_t* ptr = &r->bytes[a.addr[l] - r->base];
+    uint8_t* ptr = &r->bytes[address - r->base];
     if (oi.format == isa::Format::Store) {
       std::memcpy(ptr, &a.data[l], 4);
       continue;

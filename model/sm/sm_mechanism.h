@@ -13,6 +13,7 @@
 #include "isa/opcode.h"
 #include "model/common/config.h"
 #include "model/common/stats.h"
+#include "model/sm/global_access.h"
 #include "model/sm/sm_state.h"
 
 namespace simtlm::mem {
@@ -132,6 +133,13 @@ class SmMechanism {
   // Its semantics ran: the sources were read, an ALU result written, a memory access sent (its
   // answer is written later).
   virtual void afterExecute(int /*slot*/, const isa::Instr& /*in*/) {}
+  // A global load or store (not an atomic) about to be sent to the LD/ST unit on `exec` lanes:
+  // the mechanism may describe its addresses compactly (base + stride x lane, global_access.h),
+  // so that the unit generates its transactions from base and stride. Called after
+  // planExecute, before afterExecute. `out` is invalid unless it answers true.
+  virtual bool compactAddress(int /*slot*/, const isa::Instr& /*in*/, uint32_t /*exec*/, CompactAddress& /*out*/) {
+    return false;
+  }
   // Its register-file write was performed.
   virtual void written(int /*slot*/, const isa::Instr& /*in*/) {}
 

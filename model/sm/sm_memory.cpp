@@ -193,7 +193,13 @@ void SmCore::executeMemory(int slot, const isa::Instr& in, uint32_t exec, uint64
   GlobalAccess a;
   a.op = in.op;
   a.mask = exec;
-  std::copy(addr, addr + W, a.addr.begin());
+  // Loads and stores a mechanism describes compactly (base + stride x lane) carry no addresses.
+  const bool compact = mech_ && (oi.format == isa::Format::Load || oi.format == isa::Format::Store) &&
+                       mech_->compactAddress(slot, in, exec, a.compact);
+  if (!compact) {
+    a.compact = CompactAddress{};
+    std::copy(addr, addr + W, a.addr.begin());
+  }
   if (oi.format != isa::Format::Load) std::copy(ctx.reg(in.b), ctx.reg(in.b) + W, a.data.begin());
   if (oi.format == isa::Format::AtomicCas) std::copy(ctx.reg(in.c), ctx.reg(in.c) + W, a.data2.begin());
   const bool writesReg = oi.format != isa::Format::Store;

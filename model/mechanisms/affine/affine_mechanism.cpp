@@ -81,6 +81,15 @@ AffineMechanism::AffineMechanism(sm::SmContext& sm, stats::Registry& stats, Affi
     g.add("branches", branches_, "instructions",
           "guarded branches on a uniform predicate, resolved once for the warp (Kim Table 1: Aff bra)");
   }
+  if (variant.memory) {
+    g.add("memops", memops_, "instructions",
+          "global loads and stores of an affine or uniform address by the whole warp: transactions generated "
+          "from base and stride, no address generated on the lanes (Kim Table 1: affine loads)");
+    g.add("loads", memLoads_, "instructions", "of them loads");
+    g.add("stores", memStores_, "instructions", "of them stores");
+    g.add("memops_total", memopsTotal_, "instructions",
+          "global-memory instructions executed (loads, stores, atomics, ld.const, local): memops' denominator");
+  }
 }
 
 void AffineMechanism::kernelStarted() {
@@ -138,6 +147,24 @@ void AffineMechanism::issuing(int slot, const sm::IBufferEntry& e, uint32_t /*ex
     branches_++;
 }
 
+std::optional<AffineValue> AffineMechanism::affineAddress(int slot, const isa::Instr& in, bool converged) const {
+  // Global loads (the data and read-only paths) and stores. Not atomics (read-modify-write at
+  // memory), ld.const/ld.param (already uniform seeds), local (per-thread, interleaved) or shared.
+  if (in.op != isa::Op::LD_GLOBAL && in.op != isa::Op::LD_GLOBAL_NC && in.op != isa::Op::ST_GLOBAL) return std::nullopt;
+  if (!converged) return std::nullopt;
+  const uint32_t off = static_cast<uint32_t>(in.off);
+  if (!in.hasBase) return AffineValue{off, 0};
+  if (!asrf_.holds(slot, in.a)) return std::nullopt;
+  const AffineValue v = asrf_.peek(slot, in.a);  // (counted as read where it is expanded)
+  return AffineValue{v.base + off, v.stride};
+}
+
+bool AffineMechanism::compactAddress(int slot, const isa::Instr& /*in*/, uint32_t /*exec*/, sm::CompactAddress& out) {
+  if (!address_ || slot != addressSlot_) return false;
+  out = sm::CompactAddress{true, address_->base, address_->stride};
+  return true;
+}
+
 uint64_t AffineMechanism::expansionCycles(int slot) const {
   const int W = sm_.warps[static_cast<size_t>(slot)].ctx->lanes();
   const int width = std::max(1, sm_.cfg.exec.simd_width);
@@ -185,6 +212,7 @@ void AffineMechanism::planExecute(int slot, const isa::Instr& in, uint32_t /*pc*
   kind_ = Kind::None;
   mapped_.clear();
   lanes_ = plan.exec;
+  address_.reset();
   const uint32_t full = isa::fullLaneMask(ctx.lanes());
   const bool converged = plan.exec == full && in.guard == isa::kPredTrue;
   const auto d = regfile::destGpr(in);
@@ -237,6 +265,23 @@ void AffineMechanism::planExecute(int slot, const isa::Instr& in, uint32_t /*pc*
     expansionCycles_ += lanesWrite;
     mapScratch(slot, *d);
     return;
+  }
+  if (variant_.memory) {
+    const isa::OpClass cls = isa::info(in.op).cls;
+    if (cls == isa::OpClass::LoadGlobal || cls == isa::OpClass::StoreGlobal || cls == isa::OpClass::AtomicGlobal)
+      memopsTotal_++;
+    // An affine memory operation: base and stride go to the LD/ST unit, which generates the
+    // transactions; the lanes generate no address (one cycle of the unit) and the address
+    // register is read from the ASRF (its VRF read saved below, with the other sources').
+    if ((address_ = affineAddress(slot, in, converged))) {
+      addressSlot_ = slot;
+      memops_++;
+      (in.op == isa::Op::ST_GLOBAL ? memStores_ : memLoads_)++;
+      unitOps_++;
+      cyclesSaved_ += plan.occupancy - 1;
+      plan.occupancy = 1;
+      if (in.hasBase) expandedOperands_--;  // (expanded below for the model's fault checks only)
+    }
   }
   // ld.param of a uniform address (Kim Sec. 4.1, seed (1)): the destination goes to the ASRF.
   const uint64_t src = regfile::sourceGprs(in);

@@ -26,6 +26,11 @@
 // the same outcome), by the whole warp, runs on the affine unit in one cycle and leaves a
 // uniform predicate; a guarded branch on a uniform predicate is resolved once for the warp
 // (counted). Any other compare takes the normal path.
+//
+// affine-abm adds affine memory operations (Sec. 4.1): a global load or store by the whole warp,
+// unguarded, whose address register holds an ASRF entry (or which has an absolute address) skips
+// address generation on the lanes: the LD/ST unit gets base and stride (compactAddress hook) and
+// generates the transactions from them; the address is not read from the vector register file.
 #pragma once
 
 #include <array>
@@ -44,6 +49,7 @@ namespace simtlm::affine {
 
 struct AffineVariant {
   bool branches;  // affine-ab: affine and uniform compares and branches
+  bool memory;    // affine-abm: affine global loads and stores
 };
 
 class AffineMechanism final : public sm::SmMechanism {
@@ -53,6 +59,7 @@ class AffineMechanism final : public sm::SmMechanism {
   void kernelStarted() override;
   void blockAdmitted(int blockSlot) override;
   void planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) override;
+  bool compactAddress(int slot, const isa::Instr& in, uint32_t exec, sm::CompactAddress& out) override;
   void afterExecute(int slot, const isa::Instr& in) override;
   void issuing(int slot, const sm::IBufferEntry& e, uint32_t exec) override;
 
@@ -74,6 +81,9 @@ class AffineMechanism final : public sm::SmMechanism {
   // affine-ab: a compare of ASRF operands whose outcome is the same in every lane (Sec. 4.2's
   // rule); `affine` is set when one operand is an affine sequence.
   bool coherentCompare(int slot, const isa::Instr& in, bool& affine);
+  // affine-abm: the lanes' addresses of a global load or store by the whole warp as base and
+  // stride, when its address register holds an entry (or it has none: an absolute address).
+  std::optional<AffineValue> affineAddress(int slot, const isa::Instr& in, bool converged) const;
 
   sm::SmContext& sm_;
   spdlog::logger& log_;
@@ -84,12 +94,15 @@ class AffineMechanism final : public sm::SmMechanism {
   Kind kind_ = Kind::None;
   AffineValue result_{};
   uint32_t lanes_ = 0;
+  std::optional<AffineValue> address_;  // affine-abm: the access's compact address
+  int addressSlot_ = -1;
   std::vector<uint8_t> mapped_;  // registers mapped onto rows_ (in order)
   std::array<std::array<uint32_t, 32>, 4> rows_{};
   uint64_t compact_ = 0, uniform_ = 0, suppressed_ = 0, full_ = 0, unitOps_ = 0;
   uint64_t expansions_ = 0, expansionCycles_ = 0, expandedOperands_ = 0, seeds_ = 0;
   uint64_t readsSaved_ = 0, writesSaved_ = 0, cyclesSaved_ = 0;
   uint64_t compares_ = 0, affineCompares_ = 0, branches_ = 0;
+  uint64_t memops_ = 0, memLoads_ = 0, memStores_ = 0, memopsTotal_ = 0;
 };
 
 }  // namespace simtlm::affine

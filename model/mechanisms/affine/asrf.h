@@ -34,6 +34,8 @@ class Asrf {
     reads_++;
     return value_[index(slot, r)];
   }
+  // An entry's value, not counted (an access the caller already counts).
+  AffineValue peek(int slot, uint8_t r) const { return value_[index(slot, r)]; }
   // Whether a value for r can be written (r holds an entry, or one is free).
   bool hasRoom(int slot, uint8_t r) const;
   // Writes r's entry (taking a free one if r held none). Requires hasRoom().
