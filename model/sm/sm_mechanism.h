@@ -130,9 +130,6 @@ class SmMechanism {
   virtual void beforeExecute(int /*slot*/, const isa::Instr& /*in*/, uint32_t /*pc*/) {}
   // Then, before its unit is taken: what executing it takes (see ExecutePlan).
   virtual void planExecute(int /*slot*/, const isa::Instr& /*in*/, uint32_t /*pc*/, ExecutePlan& /*plan*/) {}
-  // Its semantics ran: the sources were read, an ALU result written, a memory access sent (its
-  // answer is written later).
-  virtual void afterExecute(int /*slot*/, const isa::Instr& /*in*/) {}
   // A global load or store (not an atomic) about to be sent to the LD/ST unit on `exec` lanes:
   // the mechanism may describe its addresses compactly (base + stride x lane, global_access.h),
   // so that the unit generates its transactions from base and stride. Called after
@@ -140,6 +137,9 @@ class SmMechanism {
   virtual bool compactAddress(int /*slot*/, const isa::Instr& /*in*/, uint32_t /*exec*/, CompactAddress& /*out*/) {
     return false;
   }
+  // Its semantics ran: the sources were read, an ALU result written, a memory access sent (its
+  // answer is written later).
+  virtual void afterExecute(int /*slot*/, const isa::Instr& /*in*/) {}
   // Its register-file write was performed.
   virtual void written(int /*slot*/, const isa::Instr& /*in*/) {}
 
