@@ -6,10 +6,10 @@ values (simtlm sweep DIR/points/*.json), prints a Markdown row:
   Aff inst  affine.instructions / issue.warp_instructions (compact, suppressed not included)
   Supp aff  affine.suppressed / (affine.instructions + affine.suppressed)
   Exp inst  affine.expansions / issue.warp_instructions (the expansion overhead)
-  Aff rds   1 - regfile.reads / the baseline's (warp operand reads of the vector register file)
-  Aff wrs   1 - regfile.writes / the baseline's
+  Aff rds   affine.rf_reads_saved / the baseline's regfile.reads (warp operand reads of the VRF)
+  Aff wrs   affine.rf_writes_saved / the baseline's regfile.writes
   Aff bra   affine.branches / exec.control.warp_instructions (affine-ab, affine-abm)
-  Aff mem   affine.memops / global load and store warp instructions (affine-abm)
+  Aff mem   affine.memops / affine.memops_total (global-memory instructions; affine-abm)
   speedup   baseline cycles / cycles;  energy  total energy / the baseline's
 Statistics are summed over SMs. Usage:
   scripts/affine_table.py DIR [--mechanism affine-abm] [--where exec.simd_width=8 ...]
@@ -48,14 +48,13 @@ def pct(num, den):
 def row(name, grid, d, s, bd, bs):
     warp = s.get("issue.warp_instructions", 0)
     aff, supp = s.get("affine.instructions", 0), s.get("affine.suppressed", 0)
-    mem = s.get("exec.load_global.warp_instructions", 0) + s.get("exec.store_global.warp_instructions", 0)
     cells = [
         name, grid,
         pct(aff, warp), pct(supp, aff + supp), pct(s.get("affine.expansions", 0), warp),
-        pct(bs["regfile.reads"] - s["regfile.reads"], bs["regfile.reads"]),
-        pct(bs["regfile.writes"] - s["regfile.writes"], bs["regfile.writes"]),
+        pct(s.get("affine.rf_reads_saved", 0), bs["regfile.reads"]),
+        pct(s.get("affine.rf_writes_saved", 0), bs["regfile.writes"]),
         pct(s.get("affine.branches", 0), s.get("exec.control.warp_instructions", 0)),
-        pct(s.get("affine.memops", 0), mem) if "affine.memops" in s else "-",
+        pct(s["affine.memops"], s.get("affine.memops_total", 0)) if "affine.memops" in s else "-",
         f"{bd['stats']['gpu.cycles'] / d['stats']['gpu.cycles']:.3f}",
         f"{d['energy']['total_pj'] / bd['energy']['total_pj']:.3f}",
     ]

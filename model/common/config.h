@@ -144,7 +144,8 @@ struct GpuConfig {
     long long fault_seed;   // which lane, bit and register
   } uv;
 
-  // Compact affine execution's structures (docs/affine.md; Kim et al. Sec. 4): affine-a.
+  // Compact affine execution's structures (docs/affine.md; Kim et al. Sec. 4): affine-a,
+  // affine-ab and affine-abm.
   struct Affine {
     int asrf_entries;  // ASRF entries per warp (Kim Sec. 4.1: one per architectural register, 64)
   } affine;
