@@ -38,7 +38,7 @@ std::vector<uint32_t> golden(const isa::Kernel& k) {
 }  // namespace
 
 TEST(AffineAbmGpu, StridedAccessesReachTheCoalescerAsBaseAndStride) {
-  const isa::Kernel k = isa::assemble(test::kAbmStrided, "strided.s");
+  const isa::Kernel k = isa::assemble(test::abmStrided(), "strided.s");
   std::vector<std::unique_ptr<Launch>> runs;
   runs.push_back(abmRun(k, config::Mechanism::Baseline));
   runs.push_back(abmRun(k, config::Mechanism::AffineAbm));

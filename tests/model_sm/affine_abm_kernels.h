@@ -4,37 +4,21 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "tests/model_sm/affine_support.h"
 
 namespace simtlm::test {
 
+// scenarios/kernels/affine_strided_load.s (the scenario affine_04_strided_load runs it too).
 // Per warp, four affine memory operations (3 loads, 1 store), 5 transactions with 128-byte
 // segments (IN and OUT are 256-byte aligned):
 //   in[2 tid]       stride 8:  32 lanes x 8 bytes = 256 bytes, 2 segments
 //   in[127 - tid]   stride -4: 128 bytes, 1 segment (warp 0: in[96..127], warp 1: in[64..95])
 //   in[3]           stride 0:  1 segment, 1 word
 //   out[tid]        stride 4:  1 segment (a store)
-inline const char* kAbmStrided = R"(.kernel abm_strided
-.regs 16
-.param IN
-.param OUT
-  ld.param.b32 r5, [OUT]
-  ld.param.b32 r6, [IN]
-  s2r r0, %tid.x
-  shl.b32 r4, r0, 2
-  add.u32 r7, r5, r4
-  shl.b32 r8, r0, 3
-  add.u32 r9, r6, r8
-  ld.global.b32 r1, [r9]
-  add.u32 r12, r6, 508
-  sub.u32 r11, r12, r4
-  ld.global.nc.b32 r2, [r11]
-  ld.global.b32 r3, [r6+12]
-  add.u32 r1, r1, r2
-  add.u32 r1, r1, r3
-  st.global.b32 [r7], r1
-  exit
-)";
+inline std::string abmStrided() { return scenarioKernel("affine_strided_load.s"); }
 
 // A guarded load (warp 0: lanes 0-15, warp 1: none) and a load under divergence (warp 1: lanes
 // 32-47) are not affine memory operations; the same load in converged warp 0 and the store after

@@ -15,7 +15,7 @@ using namespace simtlm;
 
 namespace {
 
-void run(const char* source, config::Mechanism m, test::KernelRun& out) {
+void run(const std::string& source, config::Mechanism m, test::KernelRun& out) {
   config::GpuConfig c;
   c.gpu.num_sms = 1;
   c.mechanism = m;
@@ -39,9 +39,9 @@ constexpr auto aff = test::affineStat;
 
 TEST(AffineAbm, StridedUniformAndReversedAccessesAreAffineMemoryOperations) {
   test::KernelRun base, ab, abm;
-  run(test::kAbmStrided, config::Mechanism::Baseline, base);
-  run(test::kAbmStrided, config::Mechanism::AffineAb, ab);
-  run(test::kAbmStrided, config::Mechanism::AffineAbm, abm);
+  run(test::abmStrided(), config::Mechanism::Baseline, base);
+  run(test::abmStrided(), config::Mechanism::AffineAb, ab);
+  run(test::abmStrided(), config::Mechanism::AffineAbm, abm);
   ASSERT_TRUE(base.equal);
   EXPECT_TRUE(abm.equal);
   EXPECT_EQ(aff(abm, "memops"), 8);  // 4 per warp
