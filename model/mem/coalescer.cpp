@@ -1,5 +1,7 @@
 #include "model/mem/coalescer.h"
 
+#include "isa/lane_mask.h"
+
 #include <algorithm>
 #include <array>
 #include <stdexcept>
@@ -67,7 +69,7 @@ void Coalescer::coalesce(const std::uint64_t* address, std::uint32_t mask, unsig
       if (!dup) ++m.units;
     }
   };
-  const std::uint32_t lanes = mask & (config_.warp_size == 32 ? ~0u : (1u << config_.warp_size) - 1);
+  const std::uint32_t lanes = mask & isa::fullLaneMask(static_cast<int>(config_.warp_size));
   for (std::uint32_t rest = lanes; rest; rest &= rest - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctz(rest));
     const std::uint64_t first = address[l], last = first + size - 1;
@@ -93,7 +95,7 @@ void Coalescer::coalesceStrided(std::uint32_t base, std::uint32_t stride, std::u
   if (!isPow2(size) || size > config_.segment_bytes)
     throw std::invalid_argument("Coalescer: access size must be a power of two <= segment");
   out.clear();
-  const std::uint32_t lanes = mask & (config_.warp_size == 32 ? ~0u : (1u << config_.warp_size) - 1);
+  const std::uint32_t lanes = mask & isa::fullLaneMask(static_cast<int>(config_.warp_size));
   if (!lanes) return;
   const std::int64_t s = static_cast<std::int32_t>(stride);
   const auto at = [&](int l) { return std::int64_t{base} + s * l; };  // without the wrap

@@ -2,11 +2,10 @@
 // 64-thread block per launch block on one SM, and the SM's affine statistics.
 #pragma once
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "tests/isa/test_support.h"
 #include "tests/model_sm/kernel_run_support.h"
 
 namespace simtlm::test {
@@ -28,11 +27,9 @@ inline void runAffine(const std::string& source, config::Mechanism m, KernelRun&
 // the same text.
 inline std::string scenarioKernel(const std::string& name) {
   const std::string path = std::string(SIMTLM_SOURCE_DIR) + "/scenarios/kernels/" + name;
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error("cannot open " + path);
-  std::ostringstream text;
-  text << f.rdbuf();
-  return text.str();
+  std::string text = readFile(path);
+  if (text.empty()) throw std::runtime_error("cannot read " + path);
+  return text;
 }
 
 inline double affineStat(const KernelRun& r, const std::string& name) { return r.stat("sm0.affine." + name); }
