@@ -40,7 +40,7 @@ const char* kUsage =
     "                            interpreter, verified, with the redundancy limit study; then\n"
     "                            matmul on the timing model, baseline vs DARSIE with energy\n"
     "  emulate WORKLOAD [--opt key=value]... [--json OUT] [--per-pc] [--no-study]\n"
-    "          [--max-instructions N]\n"
+    "          [--bow-study] [--max-instructions N]\n"
     "                            run a workload on the functional interpreter and verify it\n"
     "  emulate SCENARIO.yaml [--json OUT] [--no-study] [--max-instructions N]\n"
     "                            run a scenario file (docs/scenarios.md) on the functional\n"
@@ -250,7 +250,8 @@ int cmdEmulate(const std::vector<std::string>& args) {
       "opt", po::value<std::vector<std::string>>()->composing(), "workload option key=value")(
       "json", po::value<std::string>(), "write results as JSON")(
       "per-pc", "print the limit study per instruction")(
-      "no-study", "run the interpreter alone, without the limit study (full speed)");
+      "no-study", "run the interpreter alone, without the limit study (full speed)")(
+      "bow-study", "also measure BOW's bypass opportunities for windows of 2..7 (bow.* statistics)");
   addLimitOptions(desc, false);
   addLogOption(desc);
   auto vm = parseCommand("emulate", "emulate WORKLOAD|SCENARIO.yaml [options]", desc,
@@ -274,7 +275,8 @@ int cmdEmulate(const std::vector<std::string>& args) {
   limits.setAll(limitSets(vm));
   const long long maxInstructions = limits.resolve().limits.max_instructions;
   EmulateResult r = emulate(vm["workload"].as<std::string>(), opts, !vm.count("no-study"),
-                            maxInstructions > 0 ? static_cast<uint64_t>(maxInstructions) : UINT64_MAX);
+                            maxInstructions > 0 ? static_cast<uint64_t>(maxInstructions) : UINT64_MAX,
+                            vm.count("bow-study") > 0);
   printEmulateResult(std::cout, r, vm.count("per-pc") > 0);
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), toJson(r));
   return r.verifyMessage.empty() ? 0 : 1;

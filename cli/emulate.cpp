@@ -12,11 +12,25 @@
 #include "model/common/log.h"
 
 namespace simtlm::cli {
+namespace {
+
+// Hands every event to each of the studies asked for.
+struct Observers : isa::ExecObserver {
+  std::vector<isa::ExecObserver*> all;
+  void onLaunch(const isa::Kernel& k, const isa::LaunchConfig& l) override { for (auto* o : all) o->onLaunch(k, l); }
+  void onBlockStart(uint32_t b, uint32_t n) override { for (auto* o : all) o->onBlockStart(b, n); }
+  void onWarpStep(const isa::WarpStep& s) override { for (auto* o : all) o->onWarpStep(s); }
+  void onBlockEnd(uint32_t b) override { for (auto* o : all) o->onBlockEnd(b); }
+  void onGridEnd() override { for (auto* o : all) o->onGridEnd(); }
+};
+
+}  // namespace
 
 EmulateResult emulate(const std::string& workload, const workloads::Options& options,
-                      bool limitStudy, uint64_t maxInstructions) {
+                      bool limitStudy, uint64_t maxInstructions, bool bowStudy) {
   EmulateResult r;
   r.limitStudy = limitStudy;
+  r.bowStudy = bowStudy;
   auto w = workloads::makeWorkload(workload, options);
   r.workload = w->name();
   r.description = w->description();
@@ -29,6 +43,10 @@ EmulateResult emulate(const std::string& workload, const workloads::Options& opt
   r.launch = steps.at(0).launch;
   r.launches = steps.size();
   isa::LimitStudy study;  // one study over every launch: its totals add up
+  isa::BowStudy bow;
+  Observers observers;
+  if (limitStudy) observers.all.push_back(&study);
+  if (bowStudy) observers.all.push_back(&bow);
   auto start = std::chrono::steady_clock::now();
   Progress progress("interpreter", 0, maxInstructions == UINT64_MAX ? 0 : maxInstructions);
   spdlog::logger& logger = log::get("interp");
@@ -41,7 +59,7 @@ EmulateResult emulate(const std::string& workload, const workloads::Options& opt
     if (progress.enabled())
       launch.onProgress = [&progress, before = r.counts.warpInstructions](uint64_t n) { progress.update(0, before + n); };
     try {
-      r.counts += isa::Interpreter(kernels.at(st.kernel), mem).run(launch, limitStudy ? &study : nullptr);
+      r.counts += isa::Interpreter(kernels.at(st.kernel), mem).run(launch, observers.all.empty() ? nullptr : &observers);
     } catch (const LimitError& e) {
       const std::string hint = limitHint(e.what());
       throw LimitError(std::string(e.what()) + (hint.empty() ? "" : "\n  " + hint));
@@ -49,6 +67,7 @@ EmulateResult emulate(const std::string& workload, const workloads::Options& opt
   }
   r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.limit = study.result();
+  r.bow = bow.result();
   r.verifyMessage = w->verify(mem);
   return r;
 }
@@ -81,6 +100,7 @@ void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc) {
   std::snprintf(speed, sizeof speed, "  host: %.3f s, %.1f M thread instructions/s%s\n", r.hostSeconds,
                 r.hostSeconds > 0 ? c.threadInstructions / r.hostSeconds / 1e6 : 0.0,
                 r.limitStudy ? " (with the limit study)" : "");
+  if (r.bowStudy) printBowStudy(out, r.bow);
   if (!r.limitStudy) {
     out << speed;
     return;
@@ -115,7 +135,8 @@ void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc) {
   }
 }
 
-nlohmann::json statsJson(const isa::ExecCounts& c, const isa::LimitStudyResult* limit) {
+nlohmann::json statsJson(const isa::ExecCounts& c, const isa::LimitStudyResult* limit,
+                         const isa::BowStudyResult* bow) {
   nlohmann::json stats = nlohmann::json::object();
   stats["interp.warp_instructions"] = c.warpInstructions;
   stats["interp.thread_instructions"] = c.threadInstructions;
@@ -142,11 +163,12 @@ nlohmann::json statsJson(const isa::ExecCounts& c, const isa::LimitStudyResult* 
     stats["limit.tb_redundant.affine"] = l.tbByStructure[1];
     stats["limit.tb_redundant.unstructured"] = l.tbByStructure[2];
   }
+  if (bow) addBowStats(stats, *bow);
   return stats;
 }
 
 nlohmann::json toJson(const EmulateResult& r) {
-  nlohmann::json stats = statsJson(r.counts, r.limitStudy ? &r.limit : nullptr);
+  nlohmann::json stats = statsJson(r.counts, r.limitStudy ? &r.limit : nullptr, r.bowStudy ? &r.bow : nullptr);
   nlohmann::json j;
   j["command"] = "emulate";
   j["workload"] = r.workload;
