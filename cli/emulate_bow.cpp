@@ -33,12 +33,17 @@ void printBowStudy(std::ostream& out, const isa::BowStudyResult& b) {
                 frac(b.hints[0], b.writes), frac(b.hints[1], b.writes), frac(b.hints[2], b.writes),
                 frac(b.hintAgreement(), b.writes));
   out << line;
+  std::snprintf(line, sizeof line, "    of the BOC-only results at IW 3: %.1f%% never read, %.1f%% read and not overwritten before the warp ended\n",
+                frac(b.bocUnread, b.writes), frac(b.bocAtExit, b.writes));
+  out << line;
 }
 
 void addBowStats(nlohmann::json& stats, const isa::BowStudyResult& b) {
   stats["bow.reads"] = b.reads;
   stats["bow.writes"] = b.writes;
   stats["bow.partial_writes"] = b.partialWrites;
+  stats["bow.iw3.boc_only.unread"] = b.bocUnread;
+  stats["bow.iw3.boc_only.at_exit"] = b.bocAtExit;
   for (int iw = isa::BowStudyResult::kMinWindow; iw <= isa::BowStudyResult::kMaxWindow; ++iw) {
     const auto& w = b.at(iw);
     const std::string p = "bow.iw" + std::to_string(iw) + ".";

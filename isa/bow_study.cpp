@@ -36,7 +36,7 @@ void BowStudy::onBlockEnd(uint32_t) {
   // Registers are dead when the warp ends: values still in a chain never need the register file.
   for (WarpState& w : warps_)
     for (int r = 0; r < kMaxRegs; ++r)
-      if (w.hasValue >> r & 1u) finish(w, r);
+      if (w.hasValue >> r & 1u) finish(w, r, true);
   warps_.clear();
 }
 
@@ -52,7 +52,7 @@ void BowStudy::touch(WarpState& w, int r) {
   w.last[r] = w.time;
 }
 
-void BowStudy::finish(WarpState& w, int r) {
+void BowStudy::finish(WarpState& w, int r, bool atExit) {
   BowDest atHint = BowDest::Boc;
   for (int i = 0; i < kNumWindows; ++i) {
     BowDest d = !(w.needsRf[r] >> i & 1u)      ? BowDest::Boc
@@ -60,6 +60,10 @@ void BowStudy::finish(WarpState& w, int r) {
                                               : BowDest::RegisterFile;
     r_.windows[i].dest[static_cast<int>(d)]++;
     if (i + kMin == BowStudyResult::kHintWindow) atHint = d;
+  }
+  if (atHint == BowDest::Boc) {
+    if (w.windowRead[r] == 0) r_.bocUnread++;
+    else if (atExit) r_.bocAtExit++;
   }
   const BowHint h = hints_[w.defInstr[r]];
   if (h != BowHint::None) r_.hintVsDynamic[static_cast<int>(h) - 1][static_cast<int>(atHint)]++;

@@ -38,6 +38,8 @@ struct BowStudyResult {
   std::array<BowWindowCounts, kMaxWindow - kMinWindow + 1> windows;
   std::array<uint64_t, 3> hints{};                    // IW-3 hints of the executed writes
   std::array<std::array<uint64_t, 3>, 3> hintVsDynamic{};  // [hint][dynamic class] at IW 3
+  // Of the BOC-only results at IW 3: never read; read, and not overwritten before the warp ended.
+  uint64_t bocUnread = 0, bocAtExit = 0;
 
   const BowWindowCounts& at(int iw) const { return windows.at(iw - kMinWindow); }
   uint64_t hintAgreement() const { return hintVsDynamic[0][0] + hintVsDynamic[1][1] + hintVsDynamic[2][2]; }
@@ -68,7 +70,7 @@ class BowStudy : public ExecObserver {
   };
 
   void touch(WarpState& w, int r);       // an access to the register's current value
-  void finish(WarpState& w, int r);      // its current value ends: classify it
+  void finish(WarpState& w, int r, bool atExit = false);  // its current value ends: classify it
   void define(WarpState& w, int r, uint32_t instr, bool partial);
 
   BowStudyResult r_;

@@ -60,6 +60,9 @@ TEST(BowStudy, WriteDestinationsFollowTheWindow) {
   for (int iw = 4; iw <= 6; ++iw) EXPECT_EQ(split(r, iw), (std::array<uint64_t, 3>{0, 7, 1})) << "IW " << iw;
   EXPECT_EQ(split(r, 7), (std::array<uint64_t, 3>{0, 8, 0}));  // r1's read at 6 is reached
   EXPECT_EQ(r.at(3).writeBypassed(), 5u);
+  // Of those, r5 (instruction 4) and r7 are never read; r3, r5, r6 end with the warp.
+  EXPECT_EQ(r.bocUnread, 2u);
+  EXPECT_EQ(r.bocAtExit, 3u);
   // In one basic block the IW-3 hints are the dynamic classes.
   EXPECT_EQ(r.hints, (std::array<uint64_t, 3>{2, 5, 1}));
   EXPECT_EQ(r.hintAgreement(), 8u);
