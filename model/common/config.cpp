@@ -104,7 +104,8 @@ namespace {
 constexpr const char* kMechanismNames[] = {"baseline", "darsie", "darsie-ignore-store",
                                            "darsie-no-cf-sync", "darsie-early-skip", "uv-token", "uv-irb", "uv",
                                            "uv-srf", "uv-srf-irb", "dac-ideal", "affine-a",
-                                           "affine-ab", "affine-abm"};
+                                           "affine-ab", "affine-abm", "bow", "bow-wr",
+                                           "bow-wr-half", "rfc"};
 constexpr int kMechanisms = static_cast<int>(std::size(kMechanismNames));
 }  // namespace
 

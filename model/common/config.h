@@ -33,7 +33,7 @@ enum class FaultTarget { None, Alu, Register };  // "none" | "alu" | "register" 
 // may register more (model/mechanisms/registry.h), with ids past these.
 enum class Mechanism {
   Baseline, Darsie, DarsieIgnoreStore, DarsieNoCfSync, DarsieEarlySkip, UvToken, UvIrb, Uv, UvSrf, UvSrfIrb, DacIdeal,
-  AffineA, AffineAb, AffineAbm
+  AffineA, AffineAb, AffineAbm, Bow, BowWr, BowWrHalf, Rfc
 };
 // The name of a built-in mechanism ("?" for an id only the registry knows).
 const char* mechanismName(Mechanism m);
@@ -149,6 +149,16 @@ struct GpuConfig {
   struct Affine {
     int asrf_entries;  // ASRF entries per warp (Kim Sec. 4.1: one per architectural register, 64)
   } affine;
+
+  // BOW's bypassing operand collectors (docs/bow.md; Esfeden et al.): bow, bow-wr, bow-wr-half;
+  // and the register-file cache it compares against (rfc; Gebhart et al. 2011).
+  struct Bow {
+    int window;  // instruction window IW: a register accessed by one of the warp's last IW - 1 instructions is bypassed
+    bool hints;  // bow-wr, bow-wr-half: the compiler's write-back hints steer results (BOW Sec. IV-B)
+  } bow;
+  struct Rfc {
+    int entries;  // register-file cache entries per warp (Gebhart et al.: 6 per thread)
+  } rfc;
 
   Mechanism mechanism = Mechanism::Baseline;
   // A composition ("darsie+NAME", docs/mechanisms.md): the mechanisms attached, two or more, in

@@ -245,6 +245,15 @@ std::vector<Param> buildTable() {
       intParam("affine.asrf_entries", SIMTLM_FIELD(affine.asrf_entries), 64, "entries", 1, 64,
                "affine-a, affine-ab, affine-abm: ASRF entries (tag, base, stride) per warp; full: an affine result is written to "
                "the vector register file instead (Kim Sec. 4.1: one per architectural register)"),
+      intParam("bow.window", SIMTLM_FIELD(bow.window), 3, "instructions", 2, 7,
+               "bow, bow-wr, bow-wr-half: instruction window IW; a register read or written by one of the warp's "
+               "last IW - 1 instructions is read from its bypassing operand collector (BOW Sec. III, IV-A)"),
+      boolParam("bow.hints", SIMTLM_FIELD(bow.hints), true,
+                "bow-wr, bow-wr-half: the compiler's write-back hints for the window send each result to the "
+                "register file only, the collector only or both; false: every result to the collector, written "
+                "back when it leaves the window (BOW Sec. IV-B)"),
+      intParam("rfc.entries", SIMTLM_FIELD(rfc.entries), 6, "registers", 1, 64,
+               "rfc: register-file cache entries per warp, FIFO, allocated on write (Gebhart et al. 2011: 6 per thread)"),
       boolParam("uv.reliability", SIMTLM_FIELD(uv.reliability), false,
                 "UV: uniform instructions computed on two lanes and compared, scalars stored twice, "
                 "ALU and register-file coverage reported (UV Sec. 3.3, 5.4)"),

@@ -24,7 +24,7 @@ std::vector<ComponentSpec> build() {
        {{"read", "32-lane register read (charged per active lane group)",
          {{"regfile.read_lane_groups", W::LaneGroup}}},
         {"write", "32-lane register write (charged per active lane group)",
-         {{"regfile.write_lane_groups", W::LaneGroup}}}}},
+         {{"regfile.write_lane_groups", W::LaneGroup}, {"regfile.writeback_lane_groups", W::LaneGroup}}}}},
       {"collector", "operand collectors and crossbar", Scope::PerSm, "", true,
        {{"allocate", "instruction accepted by a collector unit", {{"regfile.collector.accepted"}}},
         {"operand", "32-lane operand into a collector (charged per active lane group)",
@@ -121,6 +121,20 @@ std::vector<ComponentSpec> build() {
        {{"op", "base/stride computation", {{"affine.unit_ops"}}},
         {"expand", "a base/stride pair expanded to a warp's lanes",
          {{"affine.expansions"}, {"affine.expanded_operands"}}}}},
+      // BOW's bypassing operand collectors (docs/bow.md): a 128-byte register row read or written
+      // per access (BOW Table IV prices one BOC access); full size (bow, bow-wr: 4 x IW registers
+      // per warp) and half size (bow-wr-half) differ in leakage only. The register-file cache
+      // (rfc) is priced the same way, scaled to its size.
+      {"bow.boc", "BOW bypassing operand collectors (one per warp, 4 x IW registers)", Scope::PerSm, "bow bow-wr", true,
+       {{"read", "register row read from a BOC (a bypassed operand)", {{"bow.boc_reads"}}},
+        {"write", "register row written into a BOC (a fill or a result)", {{"bow.boc_writes"}}}}},
+      {"bow.boc_half", "BOW-WR's half-size bypassing operand collectors (2 x IW registers)", Scope::PerSm,
+       "bow-wr-half", true,
+       {{"read", "register row read from a BOC (a bypassed operand)", {{"bow.boc_reads"}}},
+        {"write", "register row written into a BOC (a fill or a result)", {{"bow.boc_writes"}}}}},
+      {"rfc", "register-file cache (rfc.entries registers per warp)", Scope::PerSm, "rfc", true,
+       {{"read", "register row read from the cache (a hit)", {{"rfc.cache_reads"}}},
+        {"write", "register row written into the cache (a result)", {{"rfc.cache_writes"}}}}},
   };
 }
 

@@ -79,6 +79,21 @@ void CompositeMechanism::flushed(int slot) {
   for (auto& p : parts_) p->flushed(slot);
 }
 
+void CompositeMechanism::collecting(int slot, const isa::Instr& in, uint32_t pc, uint32_t exec,
+                                    regfile::Sources& sources) {
+  for (auto& p : parts_) p->collecting(slot, in, pc, exec, sources);
+}
+
+bool CompositeMechanism::holdsResult(int slot, const isa::Instr& in) {
+  bool held = false;
+  for (auto& p : parts_) held = p->holdsResult(slot, in) || held;  // (each asked: it may clear state)
+  return held;
+}
+
+void CompositeMechanism::remapped(int slot, uint8_t r) {
+  for (auto& p : parts_) p->remapped(slot, r);
+}
+
 void CompositeMechanism::beforeExecute(int slot, const isa::Instr& in, uint32_t pc) {
   for (auto& p : parts_) p->beforeExecute(slot, in, pc);
 }

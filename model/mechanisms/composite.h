@@ -9,6 +9,8 @@
 //   - retireSkips: each in list order (only the one that delivers skips, the fetch probe's
 //     exclusive user, finds any);
 //   - holdsFetch, holdsIssue, fetchStopsAfter, couplesWarps: true when any mechanism says so;
+//   - collecting, remapped: each in list order; holdsResult: true when any mechanism keeps the
+//     result (only the operand bypass's exclusive user does);
 //   - compactAddress: the first mechanism in list order that describes the addresses;
 //   - regsPerBlock: the sum (at most one mechanism has registers: they need the operand
 //     mapping exclusively);
@@ -42,6 +44,9 @@ class CompositeMechanism final : public sm::SmMechanism {
   void issuing(int slot, const sm::IBufferEntry& entry, uint32_t exec) override;
   void issued(int slot, const sm::IBufferEntry& entry, bool diverged) override;
   void flushed(int slot) override;
+  void collecting(int slot, const isa::Instr& in, uint32_t pc, uint32_t exec, regfile::Sources& sources) override;
+  bool holdsResult(int slot, const isa::Instr& in) override;
+  void remapped(int slot, uint8_t r) override;
   void beforeExecute(int slot, const isa::Instr& in, uint32_t pc) override;
   void planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) override;
   bool compactAddress(int slot, const isa::Instr& in, uint32_t exec, sm::CompactAddress& out) override;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "model/mechanisms/affine/affine_mechanism.h"
+#include "model/mechanisms/bow/bow_mechanism.h"
 #include "model/mechanisms/composite.h"
 #include "model/mechanisms/dac/dac_mechanism.h"
 #include "model/mechanisms/darsie/darsie_mechanism.h"
@@ -31,6 +32,9 @@ const HookGroupInfo kGroups[kNumHookGroups] = {
     {G::Memory, "memory", "memory (stores, atomics, fences)", "beforeExecute (memory instructions), compactAddress"},
     {G::AdmissionExit, "admission-exit", "admission and exit",
      "kernelStarted, blockAdmitted, blockRetired, warpExited, warpDrained"},
+    {G::OperandBypass, "operand-bypass", "the operand stage's bypass buffer", "collecting, holdsResult, remapped"},
+    {G::ValueStorage, "value-storage", "the warps' register values (rows mapped for an instruction, values written at skips)",
+     "planExecute, afterExecute (register rows), retireSkips (register writes)"},
 };
 
 struct Entry {
@@ -58,7 +62,7 @@ Entry darsieEntry(Mechanism id, const char* summary, AttachFn attach) {
 
 Entry uvEntry(Mechanism id, const char* summary, uv::UvVariant variant) {
   return {{id, config::mechanismName(id), summary, "",
-           {G::OperandMapping, G::ExecuteWriteBack, G::AdmissionExit},
+           {G::OperandMapping, G::ExecuteWriteBack, G::AdmissionExit, G::ValueStorage},
            {G::OperandMapping}},
           [](const config::GpuConfig&) { return sm::MechanismResources{}; },
           [variant](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
@@ -70,13 +74,23 @@ Entry uvEntry(Mechanism id, const char* summary, uv::UvVariant variant) {
 // broadcast path) and keeps per-warp tags of the warp's own values: it needs the register mapping
 // alone. affine-ab also watches branches at issue; affine-abm describes memory addresses.
 Entry affineEntry(Mechanism id, const char* summary, affine::AffineVariant variant) {
-  std::vector<G> uses{G::OperandMapping, G::ExecuteWriteBack, G::AdmissionExit};
+  std::vector<G> uses{G::OperandMapping, G::ExecuteWriteBack, G::AdmissionExit, G::ValueStorage};
   if (variant.branches) uses.insert(uses.begin(), G::OnIssue);
   if (variant.memory) uses.insert(uses.end() - 1, G::Memory);
   return {{id, config::mechanismName(id), summary, "", uses, {G::OperandMapping}},
           [](const config::GpuConfig&) { return sm::MechanismResources{}; },
           [variant](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
             return std::make_unique<affine::AffineMechanism>(sm, r, variant);
+          }};
+}
+
+Entry bowEntry(Mechanism id, const char* summary, bow::BowKind kind) {
+  return {{id, config::mechanismName(id), summary, "",
+           {G::OperandBypass, G::ExecuteWriteBack, G::AdmissionExit, G::ValueStorage},
+           {G::OperandBypass, G::ValueStorage}},
+          [](const config::GpuConfig&) { return sm::MechanismResources{}; },
+          [kind](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
+            return std::make_unique<bow::BowMechanism>(sm, r, kind);
           }};
 }
 
@@ -125,7 +139,7 @@ std::vector<Entry>& table() {
                   "before fetch for the other warps (DARSIE Sec. 5; idealized time)",
                   "dac.removed",
                   {G::FetchProbe, G::Decode, G::OnIssue, G::RetireSkips, G::OperandMapping, G::Control,
-                   G::AdmissionExit},
+                   G::AdmissionExit, G::ValueStorage},
                   {G::FetchProbe, G::Decode}},
                  [](const config::GpuConfig&) { return sm::MechanismResources{}; },
                  [](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
@@ -147,6 +161,25 @@ std::vector<Entry>& table() {
                             "global loads and stores of an affine address skip per-lane address generation, "
                             "their transactions generated from base and stride (Kim et al. Sec. 4.1)",
                             {true, true}));
+    // BOW and the register-file cache keep register values in buffers of their own (the warp's
+    // registers mapped onto their rows for an instruction, dirty values written back later): the
+    // value storage alone. They compose with DARSIE, which renames through the operand stage and
+    // so tells them (remapped).
+    v.push_back(bowEntry(Mechanism::Bow,
+                         "BOW: a bypassing operand collector per warp serves operands accessed in the last IW "
+                         "instructions; results written through (Esfeden et al. Sec. IV-A)",
+                         bow::BowKind::Bow));
+    v.push_back(bowEntry(Mechanism::BowWr,
+                         "BOW-WR: results kept in the BOC and written back when they leave the window, "
+                         "steered by compiler hints (Esfeden et al. Sec. IV-B)",
+                         bow::BowKind::BowWr));
+    v.push_back(bowEntry(Mechanism::BowWrHalf,
+                         "BOW-WR with half-size BOCs and FIFO eviction (Esfeden et al. Sec. IV-C)",
+                         bow::BowKind::BowWrHalf));
+    v.push_back(bowEntry(Mechanism::Rfc,
+                         "register-file cache: a small per-warp write-back cache organized like the register "
+                         "file, allocated on write, FIFO (Gebhart et al. ISCA 2011; BOW Sec. VI)",
+                         bow::BowKind::Rfc));
     return v;
   }();
   return t;

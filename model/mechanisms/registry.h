@@ -29,8 +29,11 @@ enum class HookGroup {
   Control,           // branches and reconvergence (issued), barrierReleased, flushed
   Memory,            // stores, atomics and fences (beforeExecute of memory instructions)
   AdmissionExit,     // kernelStarted, blockAdmitted, blockRetired, warpExited, warpDrained
+  OperandBypass,     // collecting, holdsResult, remapped: the operand stage's bypass buffer
+  ValueStorage,      // where register values live between instructions: rows a mechanism maps a
+                     // warp's registers onto for an instruction, or writes into itself
 };
-constexpr int kNumHookGroups = 10;
+constexpr int kNumHookGroups = 12;
 struct HookGroupInfo {
   HookGroup group;
   const char* key;     // for `simtlm mechanisms`: "fetch-probe"

@@ -31,6 +31,14 @@ struct Sources {
     return false;
   }
   void add(PhysReg p);  // ignores a duplicate; throws std::length_error past kMaxSources
+  void remove(PhysReg p) {  // (order kept: the collector reads in order)
+    for (int i = 0; i < count; ++i)
+      if (reg[i] == p) {
+        for (int j = i + 1; j < count; ++j) reg[j - 1] = reg[j];
+        --count;
+        return;
+      }
+  }
   const PhysReg* begin() const { return reg.data(); }
   const PhysReg* end() const { return reg.data() + count; }
 };

@@ -22,6 +22,8 @@ OperandStage::OperandStage(const config::GpuConfig& cfg, const MechanismResource
       memInCollector_(static_cast<size_t>(cfg.sm.num_warps), 0),
       pendingWrites_(static_cast<size_t>(cfg.sm.num_warps), 0) {
   writes_.reserve(64);
+  const int g = std::min(cfg.regfile.lane_group, cfg.gpu.warp_size);
+  laneGroupsPerWarp_ = (cfg.gpu.warp_size + g - 1) / g;
   if (poolPerBlock_ > 0)
     oc_.setRenamedFrom(regfile::PhysReg{poolBase_}, mechanism.regsConflictFree);
 }
@@ -48,6 +50,8 @@ std::optional<regfile::PhysReg> OperandStage::dest(int slot, const isa::Instr& i
 void OperandStage::registerStats(stats::Registry& r, const std::string& smPrefix) {
   oc_.registerStats(stats::Group(r, smPrefix + ".regfile"));
   map_.registerStats(stats::Group(r, smPrefix + ".regmap"));
+  r.add(smPrefix + ".regfile.writeback_lane_groups", writebackLaneGroups_, "accesses",
+        "vector register writes of values a mechanism held (an operand bypass's write-backs), per lane group of the warp");
 }
 
 void OperandStage::allocate(const std::vector<uint32_t>& slots, int numRegs) {
@@ -57,7 +61,8 @@ void OperandStage::allocate(const std::vector<uint32_t>& slots, int numRegs) {
 
 void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc,
                           uint64_t cycle) {
-  const regfile::Sources src = sources(slot, in);
+  regfile::Sources src = sources(slot, in);
+  if (mech_) mech_->collecting(slot, in, pc, exec, src);
   const uint64_t seq = issued_[slot];
   const regfile::CollectorId id = oc_.accept(tagOf(slot, seq, isa::info(in.op).unit), src, cycle);
   issued_[slot]++;
@@ -75,13 +80,31 @@ void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_
 bool OperandStage::requestWrite(int slot, const isa::Instr& in,
                                 std::optional<regfile::PhysReg> d) {
   if (!d) return false;
-  for (const PendingWrite& w : writes_)
-    if (w.reg == *d)  // the scoreboard keeps a register's writes apart (WAW waits for the release)
-      throw std::logic_error("operand stage: two results in flight for one physical register");
+  if (mech_ && mech_->holdsResult(slot, in)) return false;
+  for (PendingWrite& w : writes_)
+    if (w.reg == *d) {
+      // The scoreboard keeps a register's writes apart (WAW waits for the release), but a
+      // mechanism's write-back of the register's older value may still wait: the result's
+      // write takes its place (one bank write, of the newer value).
+      if (w.slot >= 0) throw std::logic_error("operand stage: two results in flight for one physical register");
+      w.slot = slot;
+      w.instr = in;
+      pendingWrites_[slot]++;
+      return true;
+    }
   writes_.push_back({*d, slot, in});
   pendingWrites_[slot]++;
   oc_.writeback(*d);
   return true;
+}
+
+void OperandStage::writeBack(int slot, uint8_t r) {
+  const regfile::PhysReg p = physOf(slot, r);
+  writebackLaneGroups_ += static_cast<uint64_t>(laneGroupsPerWarp_);
+  for (const PendingWrite& w : writes_)
+    if (w.reg == p) return;  // a write of the register is queued already (the port is taken once)
+  writes_.push_back({p, -1, {}});
+  oc_.writeback(p);
 }
 
 const std::vector<WrittenResult>& OperandStage::tick(uint64_t cycle) {
@@ -89,8 +112,10 @@ const std::vector<WrittenResult>& OperandStage::tick(uint64_t cycle) {
   oc_.tick(cycle);
   for (regfile::PhysReg p : oc_.written()) {
     auto w = std::find_if(writes_.begin(), writes_.end(), [p](const PendingWrite& x) { return x.reg == p; });
-    written_.push_back({w->slot, w->instr});
-    pendingWrites_[w->slot]--;
+    if (w->slot >= 0) {
+      written_.push_back({w->slot, w->instr});
+      pendingWrites_[w->slot]--;
+    }
     writes_.erase(w);
   }
   return written_;

@@ -14,6 +14,9 @@
 //   writeback  requestWrite(): a result queues a bank write, which competes with the reads for
 //              the bank ports; tick() reports each result written, and the SM releases the
 //              scoreboard then.
+// A mechanism with an operand bypass (SmMechanism::collecting, holdsResult) may supply sources
+// from storage of its own, keep results out of the banks, and queue bank writes of values it
+// held (writeBack()).
 //
 // Plain C++; the SM core clocks it and skips tick() while idle().
 #pragma once
@@ -64,6 +67,8 @@ class OperandStage {
     map_.free(static_cast<uint32_t>(slot));
     renamedMask_[slot] = 0;
   }
+  // The mechanism whose operand-bypass hooks the stage calls (null: none).
+  void setMechanism(SmMechanism* m) { mech_ = m; }
 
   bool canAccept() const { return oc_.canAccept(); }
   void accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc, uint64_t cycle);
@@ -81,7 +86,18 @@ class OperandStage {
   std::optional<regfile::PhysReg> dest(int slot, const isa::Instr& in) const;
   // The result of `in` is ready: queues the bank write of `dest` (from dest()). Returns false
   // (nothing queued) when it writes no vector register.
+  // Returns false (nothing queued) when it writes no vector register, or the mechanism keeps the
+  // result (SmMechanism::holdsResult).
   bool requestWrite(int slot, const isa::Instr& in, std::optional<regfile::PhysReg> dest);
+  // A mechanism's bank write of a value it held for the warp's named register r (a write-back):
+  // it takes a bank port like a result's, and no one waits for it. Counted in
+  // <sm>.regfile.writeback_lane_groups (every lane group of the warp, for the energy).
+  void writeBack(int slot, uint8_t r);
+  // The physical register the warp's named register r is read from and written to now.
+  regfile::PhysReg physOf(int slot, uint8_t r) const {
+    return renamedMask_[slot] >> r & 1u ? renamedTo_[static_cast<size_t>(slot) * 64 + r]
+                                         : map_.phys(static_cast<uint32_t>(slot), r);
+  }
 
   // One cycle of bank arbitration (do not call while idle(): it would do nothing). Returns the
   // results written in this cycle.
@@ -100,11 +116,16 @@ class OperandStage {
   regfile::PhysReg poolReg(int blockSlot, int i) const {
     return regfile::PhysReg{poolBase_ + static_cast<uint32_t>(blockSlot * poolPerBlock_ + i)};
   }
+  // (The mechanism's remapped() hook hears of both.)
   void rename(int slot, uint8_t r, regfile::PhysReg p) {
     renamedMask_[slot] |= uint64_t{1} << r;
     renamedTo_[static_cast<size_t>(slot) * 64 + r] = p;
+    if (mech_) mech_->remapped(slot, r);
   }
-  void unrename(int slot, uint8_t r) { renamedMask_[slot] &= ~(uint64_t{1} << r); }
+  void unrename(int slot, uint8_t r) {
+    renamedMask_[slot] &= ~(uint64_t{1} << r);
+    if (mech_) mech_->remapped(slot, r);
+  }
 
   const regfile::OperandCollectors& collectors() const { return oc_; }
   const regfile::RegisterMap& registerMap() const { return map_; }
@@ -112,7 +133,7 @@ class OperandStage {
  private:
   struct PendingWrite {
     regfile::PhysReg reg{};
-    int slot = -1;
+    int slot = -1;  // -1: a mechanism's write-back (writeBack()), reported to no one
     isa::Instr instr{};
   };
 
@@ -132,6 +153,9 @@ class OperandStage {
 
   regfile::RegisterMap map_;
   regfile::OperandCollectors oc_;
+  SmMechanism* mech_ = nullptr;
+  uint64_t writebackLaneGroups_ = 0;
+  int laneGroupsPerWarp_ = 1;
   uint32_t poolBase_ = 0;  // the first of the mechanism's registers, past the map's registers
   int poolPerBlock_ = 0;
   std::vector<uint64_t> renamedMask_;            // by warp slot: named registers renamed

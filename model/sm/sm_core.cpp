@@ -111,6 +111,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
             "vector register writes of dispatched instructions, per lane group with an active lane");
   ops_.registerStats(stats, "sm" + std::to_string(id));
   mech_ = mechanisms::attach(cfg, ctx_, stats);
+  ops_.setMechanism(mech_.get());
   coupled_ = mech_ && mech_->couplesWarps();
   recheck_ = 1u << static_cast<int>(Stall::None) | 1u << static_cast<int>(Stall::Structural) |
              1u << static_cast<int>(Stall::Memory) | 1u << static_cast<int>(Stall::Sync);
@@ -419,6 +420,7 @@ int SmCore::laneGroupsOf(uint32_t exec) const {
 void SmCore::resultReady(int slot, const isa::Instr& in, std::optional<regfile::PhysReg> dest) {
   if (!ops_.requestWrite(slot, in, dest)) {
     scoreboard_.release(slot, in);
+    if (mech_ && dest) mech_->written(slot, in);  // a mechanism kept the result (holdsResult)
     opEvents_++;
     wakeAfterRelease(slot);
   }

@@ -13,6 +13,7 @@
 #include "isa/opcode.h"
 #include "model/common/config.h"
 #include "model/common/stats.h"
+#include "model/regfile/operands.h"
 #include "model/sm/global_access.h"
 #include "model/sm/sm_state.h"
 
@@ -125,6 +126,19 @@ class SmMechanism {
   // The warp's I-buffer is flushed (a redirect or a stale front): what it held is dropped.
   virtual void flushed(int /*slot*/) {}
 
+  // --- operand stage: operand bypass -------------------------------------------------------------
+  // The instruction at `pc` enters an operand collector (each warp's in issue order), on `exec` lanes:
+  // `sources` are the physical registers its collector will read from the banks. The mechanism
+  // may remove those it supplies from storage of its own (a bypass buffer), and may queue bank
+  // writes of values it held (OperandStage::writeBack).
+  virtual void collecting(int /*slot*/, const isa::Instr& /*in*/, uint32_t /*pc*/, uint32_t /*exec*/, regfile::Sources& /*sources*/) {}
+  // The vector-register result of `in` is ready: true when the mechanism keeps it in storage of
+  // its own and the banks are not written (the scoreboard releases it now, and written() follows).
+  virtual bool holdsResult(int /*slot*/, const isa::Instr& /*in*/) { return false; }
+  // The operand stage maps the warp's named register `r` onto another physical register, or back
+  // (a rename, OperandStage::rename): a copy the mechanism keeps of r is no longer r's value.
+  virtual void remapped(int /*slot*/, uint8_t /*r*/) {}
+
   // --- execute and write-back -------------------------------------------------------------------
   // The instruction leaves its operand collector and executes now (memory included).
   virtual void beforeExecute(int /*slot*/, const isa::Instr& /*in*/, uint32_t /*pc*/) {}
@@ -140,7 +154,7 @@ class SmMechanism {
   // Its semantics ran: the sources were read, an ALU result written, a memory access sent (its
   // answer is written later).
   virtual void afterExecute(int /*slot*/, const isa::Instr& /*in*/) {}
-  // Its register-file write was performed.
+  // Its register write was performed (in the banks, or in a mechanism's storage: holdsResult).
   virtual void written(int /*slot*/, const isa::Instr& /*in*/) {}
 
   // --- barriers -------------------------------------------------------------------------------

@@ -107,6 +107,10 @@ Check runTimed(const GeneratedKernel& g, const isa::Kernel& k, const Golden& gol
   cfg.uv.irb_entries = sizes.irbEntries;
   cfg.affine.asrf_entries = std::min(sizes.srfEntries, 64);  // affine-a: a full ASRF in min/tiny/small
   cfg.uv.reliability = sizes.srfEntries < 4;  // two lanes and two copies in "min" and "tiny"
+  // BOW: every window from 2 to 7 over the seeds; the RFC from one entry (min, tiny) up.
+  cfg.bow.window = 2 + static_cast<int>(g.seed % 6);
+  cfg.bow.hints = g.seed % 7 != 3;  // now and then bow-wr without the compiler's hints
+  cfg.rfc.entries = std::min(std::max(1, sizes.srfEntries / 2), 64);
   config::checkConfig(cfg);
   isa::GlobalMemory timed;
   const isa::LaunchConfig launch = g.setup(timed);

@@ -55,7 +55,9 @@ void DarsieMechanism::writeVersion(int slot, const isa::Instr& in, uint32_t pc) 
     dw.leadWrite[r] = static_cast<int16_t>(entry);
     return;
   }
-  if (!w.ctx->isMapped(r)) return;
+  // (Its own rename table says whether r is renamed: another mechanism, an operand bypass, may
+  // have r's values in storage of its own for this instruction.)
+  if (db.pool.mapped(me, r) < 0) return;
   std::memcpy(w.ctx->privateReg(r), w.ctx->reg(r), bytes);
   unmapReg(slot, r);
   db.pool.unmap(me, r);
@@ -231,7 +233,7 @@ bool DarsieMechanism::verifiedSkip(int slot, const sm::IBufferEntry& e, const Sk
   const uint8_t r = in.d;
   const int lanes = w.ctx->lanes();
   const size_t bytes = sizeof(uint32_t) * static_cast<size_t>(lanes);
-  if (w.ctx->isMapped(r)) {  // its own copy first: lanes the instruction does not write keep it
+  if (db.pool.mapped(static_cast<int>(w.indexInBlock), r) >= 0) {  // its own copy first: lanes the instruction does not write keep it
     std::memcpy(w.ctx->privateReg(r), w.ctx->reg(r), bytes);
     unmapReg(slot, r);
     db.pool.unmap(static_cast<int>(w.indexInBlock), r);
