@@ -88,7 +88,13 @@ Entry bowEntry(Mechanism id, const char* summary, bow::BowKind kind) {
   return {{id, config::mechanismName(id), summary, "",
            {G::OperandBypass, G::ExecuteWriteBack, G::AdmissionExit, G::ValueStorage},
            {G::OperandBypass, G::ValueStorage}},
-          [](const config::GpuConfig&) { return sm::MechanismResources{}; },
+          // One BOC per warp: instructions from different BOCs go to the units round-robin
+          // (BOW Sec. IV-A). The RFC keeps the baseline's collectors.
+          [kind](const config::GpuConfig&) {
+            sm::MechanismResources r;
+            r.dispatchRoundRobin = kind != bow::BowKind::Rfc;
+            return r;
+          },
           [kind](sm::SmContext& sm, stats::Registry& r) -> std::unique_ptr<sm::SmMechanism> {
             return std::make_unique<bow::BowMechanism>(sm, r, kind);
           }};
@@ -325,10 +331,12 @@ sm::MechanismResources resourcesFor(const config::GpuConfig& cfg) {
     const Entry* e = find(m);
     if (!e) continue;
     sm::MechanismResources own = e->resources(cfg);
+    r.dispatchRoundRobin = r.dispatchRoundRobin || own.dispatchRoundRobin;
     if (own.regsName.empty() && own.regsPerBlock == 0) continue;
     if (!r.regsName.empty() || r.regsPerBlock != 0)
       throw config::ConfigError("composition '" + joined(attachedBy(cfg)) + "': " + infoOf(m).name +
                                 " keeps registers in the banks beside another mechanism's");
+    own.dispatchRoundRobin = r.dispatchRoundRobin;
     r = own;
   }
   return r;

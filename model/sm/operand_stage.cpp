@@ -22,6 +22,7 @@ OperandStage::OperandStage(const config::GpuConfig& cfg, const MechanismResource
       memInCollector_(static_cast<size_t>(cfg.sm.num_warps), 0),
       pendingWrites_(static_cast<size_t>(cfg.sm.num_warps), 0) {
   writes_.reserve(64);
+  roundRobin_ = mechanism.dispatchRoundRobin;
   const int g = std::min(cfg.regfile.lane_group, cfg.gpu.warp_size);
   laneGroupsPerWarp_ = (cfg.gpu.warp_size + g - 1) / g;
   if (poolPerBlock_ > 0)

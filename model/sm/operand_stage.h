@@ -154,6 +154,8 @@ class OperandStage {
   regfile::RegisterMap map_;
   regfile::OperandCollectors oc_;
   SmMechanism* mech_ = nullptr;
+  bool roundRobin_ = false;
+  int rrFirst_ = 0, rrNext_ = 0;  // round-robin dispatch: the warp looked at first; after the last taken
   uint64_t writebackLaneGroups_ = 0;
   int laneGroupsPerWarp_ = 1;
   uint32_t poolBase_ = 0;  // the first of the mechanism's registers, past the map's registers
@@ -174,20 +176,37 @@ int OperandStage::dispatch(uint64_t cycle, UnitFree&& unitFree, Run&& run) {
   if (oc_.busyCollectors() == 0) return 0;
   using Offer = regfile::OperandCollectors::Offer;
   using Ready = regfile::OperandCollectors::Ready;
-  return oc_.dispatchReady(
-      cycle,
-      [&](const Ready& r) {
-        // An older instruction of the warp is still in a collector: this one waits.
-        if (seqOf(r.tag) != dispatched_[slotOf(r.tag)]) return Offer::Skip;
-        return unitFree(unitOf(r.tag), entries_[regfile::index(r.id)]) ? Offer::Take : Offer::Refuse;
-      },
-      [&](const Ready& r) {  // its collector is free now
-        const CollectedInstr& e = entries_[regfile::index(r.id)];
-        dispatched_[e.slot]++;
-        inCollector_[e.slot]--;
-        if (e.memory) memInCollector_[e.slot]--;
-        run(e);
-      });
+  // Round-robin (MechanismResources::dispatchRoundRobin): the warps from rrFirst_ on first, then
+  // the others, each pass oldest first; every instruction is offered once.
+  int lo = 0, hi = 1 << 30;
+  auto pass = [&] {
+    return oc_.dispatchReady(
+        cycle,
+        [&](const Ready& r) {
+          const int slot = slotOf(r.tag);
+          if (slot < lo || slot >= hi) return Offer::Skip;
+          // An older instruction of the warp is still in a collector: this one waits.
+          if (seqOf(r.tag) != dispatched_[slot]) return Offer::Skip;
+          return unitFree(unitOf(r.tag), entries_[regfile::index(r.id)]) ? Offer::Take : Offer::Refuse;
+        },
+        [&](const Ready& r) {  // its collector is free now
+          const CollectedInstr& e = entries_[regfile::index(r.id)];
+          dispatched_[e.slot]++;
+          inCollector_[e.slot]--;
+          if (e.memory) memInCollector_[e.slot]--;
+          if (roundRobin_) rrNext_ = e.slot + 1;
+          run(e);
+        });
+  };
+  if (!roundRobin_) return pass();
+  const int first = rrFirst_;
+  lo = first;
+  int n = pass();
+  lo = 0;
+  hi = first;
+  n += pass();
+  rrFirst_ = rrNext_ >= static_cast<int>(issued_.size()) ? 0 : rrNext_;
+  return n;
 }
 
 }  // namespace simtlm::sm

@@ -32,6 +32,9 @@ struct MechanismResources {
   int regsPerBlock = 0;
   bool regsConflictFree = false;
   std::string regsName;  // what they are and their parameter, for messages
+  // Ready instructions leave the operand collectors round-robin over the warps (starting after the
+  // warp that last dispatched) instead of oldest first: collectors dedicated to warps.
+  bool dispatchRoundRobin = false;
 };
 
 // What a mechanism sees of its SM: the warp and block slots, the running kernel, the units it
