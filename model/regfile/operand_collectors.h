@@ -12,6 +12,7 @@
 //     (one with no register source: from its accept cycle + 2, as if through the read stage).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -64,6 +65,10 @@ class OperandCollectors {
   enum class Offer : uint8_t { Skip, Refuse, Take };
   template <class Visit, class Take>
   int dispatchReady(uint64_t cycle, Visit&& visit, Take&& take);
+  // The same walk in the order of rank(tag) (ascending; oldest first among equal ranks), for a
+  // dispatch policy other than oldest first (round-robin over warps).
+  template <class Rank, class Visit, class Take>
+  int dispatchReadyRanked(uint64_t cycle, Rank&& rank, Visit&& visit, Take&& take);
 
   // Physical registers from `first` on are a mechanism's rename registers: their reads, writes
   // and conflicts are also counted as renamed_*.
@@ -161,6 +166,8 @@ class OperandCollectors {
   };
   std::vector<Queued> readyOrder_;
   std::vector<Ready> readyOut_;
+  std::vector<std::pair<uint64_t, size_t>> ranked_;  // dispatchReadyRanked: (rank, readyOrder_ index)
+  std::vector<size_t> takenAt_;
   Counters c_;
   std::vector<BankCounters> bankStats_;
 };
@@ -197,6 +204,31 @@ int OperandCollectors::dispatchReady(uint64_t cycle, Visit&& visit, Take&& take)
     ++k;
   }
   return taken;
+}
+
+template <class Rank, class Visit, class Take>
+int OperandCollectors::dispatchReadyRanked(uint64_t cycle, Rank&& rank, Visit&& visit, Take&& take) {
+  ranked_.clear();
+  for (size_t k = 0; k < readyOrder_.size(); ++k)
+    if (readyOrder_[k].readyAt <= cycle) ranked_.push_back({rank(readyOrder_[k].ready.tag), k});
+  std::stable_sort(ranked_.begin(), ranked_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  takenAt_.clear();
+  for (const auto& [r, k] : ranked_) {
+    const Ready ready = readyOrder_[k].ready;
+    const Offer o = visit(ready);
+    if (o == Offer::Take) {
+      release(index(ready.id), cycle);  // (readyOrder_ is left as it is until the walk ends)
+      takenAt_.push_back(k);
+      take(ready);
+    } else if (o == Offer::Refuse) {
+      ++c_.dispatchStalls;
+    }
+  }
+  std::sort(takenAt_.begin(), takenAt_.end());
+  for (auto k = takenAt_.rbegin(); k != takenAt_.rend(); ++k)
+    readyOrder_.erase(readyOrder_.begin() + static_cast<std::ptrdiff_t>(*k));
+  return static_cast<int>(takenAt_.size());
 }
 
 }  // namespace simtlm::regfile

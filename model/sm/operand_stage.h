@@ -176,36 +176,27 @@ int OperandStage::dispatch(uint64_t cycle, UnitFree&& unitFree, Run&& run) {
   if (oc_.busyCollectors() == 0) return 0;
   using Offer = regfile::OperandCollectors::Offer;
   using Ready = regfile::OperandCollectors::Ready;
-  // Round-robin (MechanismResources::dispatchRoundRobin): the warps from rrFirst_ on first, then
-  // the others, each pass oldest first; every instruction is offered once.
-  int lo = 0, hi = 1 << 30;
-  auto pass = [&] {
-    return oc_.dispatchReady(
-        cycle,
-        [&](const Ready& r) {
-          const int slot = slotOf(r.tag);
-          if (slot < lo || slot >= hi) return Offer::Skip;
-          // An older instruction of the warp is still in a collector: this one waits.
-          if (seqOf(r.tag) != dispatched_[slot]) return Offer::Skip;
-          return unitFree(unitOf(r.tag), entries_[regfile::index(r.id)]) ? Offer::Take : Offer::Refuse;
-        },
-        [&](const Ready& r) {  // its collector is free now
-          const CollectedInstr& e = entries_[regfile::index(r.id)];
-          dispatched_[e.slot]++;
-          inCollector_[e.slot]--;
-          if (e.memory) memInCollector_[e.slot]--;
-          if (roundRobin_) rrNext_ = e.slot + 1;
-          run(e);
-        });
+  auto offer = [&](const Ready& r) {
+    // An older instruction of the warp is still in a collector: this one waits.
+    if (seqOf(r.tag) != dispatched_[slotOf(r.tag)]) return Offer::Skip;
+    return unitFree(unitOf(r.tag), entries_[regfile::index(r.id)]) ? Offer::Take : Offer::Refuse;
   };
-  if (!roundRobin_) return pass();
-  const int first = rrFirst_;
-  lo = first;
-  int n = pass();
-  lo = 0;
-  hi = first;
-  n += pass();
-  rrFirst_ = rrNext_ >= static_cast<int>(issued_.size()) ? 0 : rrNext_;
+  auto leave = [&](const Ready& r) {  // its collector is free now
+    const CollectedInstr& e = entries_[regfile::index(r.id)];
+    dispatched_[e.slot]++;
+    inCollector_[e.slot]--;
+    if (e.memory) memInCollector_[e.slot]--;
+    rrNext_ = e.slot + 1;
+    run(e);
+  };
+  if (!roundRobin_) return oc_.dispatchReady(cycle, offer, leave);
+  // Round-robin (MechanismResources::dispatchRoundRobin): warps in turn from the one after the
+  // warp that last dispatched, each warp's instructions oldest first.
+  const auto warps = static_cast<uint64_t>(issued_.size()), first = static_cast<uint64_t>(rrFirst_);
+  const int n = oc_.dispatchReadyRanked(
+      cycle, [&](regfile::OperandCollectors::Tag t) { return (static_cast<uint64_t>(slotOf(t)) + warps - first) % warps; },
+      offer, leave);
+  rrFirst_ = rrNext_ % static_cast<int>(warps);
   return n;
 }
 
