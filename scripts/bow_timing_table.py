@@ -11,7 +11,9 @@ one Markdown row per workload and a geometric-mean row per mechanism:
   occ mean / occ max   registers a warp's buffer held (bow.occupancy_mean averaged over SMs,
              occupancy_max the largest of any SM)
 Statistics are summed over SMs. Usage:
-  scripts/bow_timing_table.py DIR [--where bow.window=3 ...] [--mechanism bow-wr ...]
+  scripts/bow_timing_table.py DIR [--where bow.window=3 ...] [--mechanism bow-wr ...] [--baseline DIR2]
+(--baseline: take the baseline points from another sweep's directory, e.g. sweeps/bow.yaml's for
+sweeps/bow_window.yaml, which runs no baseline.)
 """
 import argparse
 import json
@@ -80,6 +82,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir", type=pathlib.Path, help="a sweep's output directory")
     ap.add_argument("--mechanism", action="append", default=[], help="only these mechanisms (repeatable)")
+    ap.add_argument("--baseline", type=pathlib.Path, help="a sweep directory with the baseline points")
     ap.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                     help="only the points with this grid value (repeatable)")
     a = ap.parse_args()
@@ -92,6 +95,10 @@ def main():
             sys.exit(f"--where '{w}': expected KEY=VALUE")
         where.append(tuple(w.split("=", 1)))
     runs = load(points)
+    if a.baseline:
+        if not (a.baseline / "points").is_dir():
+            sys.exit(f"{a.baseline / 'points'}: not a directory (expected a sweep's output directory)")
+        runs.update({k: v for k, v in load(a.baseline / "points").items() if k[1] == "baseline"})
     rows = {}
     for (key, mech), d in sorted(runs.items()):
         if mech == "baseline" or (a.mechanism and mech not in a.mechanism):

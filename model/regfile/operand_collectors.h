@@ -211,8 +211,7 @@ int OperandCollectors::dispatchReadyRanked(uint64_t cycle, Rank&& rank, Visit&& 
   ranked_.clear();
   for (size_t k = 0; k < readyOrder_.size(); ++k)
     if (readyOrder_[k].readyAt <= cycle) ranked_.push_back({rank(readyOrder_[k].ready.tag), k});
-  std::stable_sort(ranked_.begin(), ranked_.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(ranked_.begin(), ranked_.end());  // (rank, age order): no two alike, so no stable sort needed
   takenAt_.clear();
   for (const auto& [r, k] : ranked_) {
     const Ready ready = readyOrder_[k].ready;
