@@ -50,14 +50,14 @@ std::string optionArgs(const GenOptions& opt) {
 namespace {
 
 std::string reproduce(const GeneratedKernel& g, const GenOptions& opt, const RunSpec& run) {
-  return gProgram + " --seed=" + std::to_string(g.seed) + " --mechanism=" + config::mechanismName(run.mechanism) +
+  return gProgram + " --seed=" + std::to_string(g.seed) + " --mechanism=" + runName(run) +
          " --sizes=" + run.sizes->name + optionArgs(opt) + (gIgnoreKnownBugs ? " --ignore-known-bugs" : "") +
          (gKernelFile.empty() ? "" : " --kernel=" + gKernelFile);
 }
 
 std::string report(const GeneratedKernel& g, const GenOptions& opt, const RunSpec& run, const std::string& why) {
   std::ostringstream s;
-  s << "random kernel " << g.describe() << "\n  mechanism " << config::mechanismName(run.mechanism) << ", sizes "
+  s << "random kernel " << g.describe() << "\n  mechanism " << runName(run) << ", sizes "
     << run.sizes->name << " (skip_entries " << run.sizes->skipEntries << ", rename_regs " << run.sizes->renameRegs
     << ", skip_ports " << run.sizes->skipPorts << ", uv srf_entries " << run.sizes->srfEntries << ", irb_entries "
     << run.sizes->irbEntries << ")\n  " << why << "\n  reproduce: " << reproduce(g, opt, run);
@@ -109,11 +109,14 @@ std::string writeScenario(const GeneratedKernel& g, const std::string& dir) {
 }
 
 std::string checkSeedOnPlatform(uint64_t seed, const GenOptions& opt, config::Mechanism mechanism) {
+  return checkSeedOnPlatform(seed, opt, config::mechanismName(mechanism));
+}
+
+std::string checkSeedOnPlatform(uint64_t seed, const GenOptions& opt, const std::string& mechanism) {
   const GeneratedKernel g = generateKernel(seed, opt);
   const std::string scenario = std::filesystem::absolute(writeScenario(g, "random_platform")).string();
-  const std::string run = std::string(SIMTLM_BINARY) + " run " + scenario + " --mechanism " +
-                          config::mechanismName(mechanism) + " --json " + scenario + "." +
-                          config::mechanismName(mechanism) + ".json";
+  const std::string run = std::string(SIMTLM_BINARY) + " run " + scenario + " --mechanism " + mechanism +
+                          " --json " + scenario + "." + mechanism + ".json";
   std::string output;
   if (FILE* p = popen(("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + run + " 2>&1").c_str(), "r")) {
     char buf[4096];
@@ -127,8 +130,7 @@ std::string checkSeedOnPlatform(uint64_t seed, const GenOptions& opt, config::Me
     if (line.find("FAILED") != std::string::npos || line.find("error") != std::string::npos ||
         line.find("stopped") != std::string::npos)
       why += "\n    " + line;
-  return "random kernel " + g.describe() + "\n  on the full platform (simtlm run), mechanism " +
-         config::mechanismName(mechanism) + ":" + (why.empty() ? "\n    no PASSED line; the output:\n" + output : why) +
+  return "random kernel " + g.describe() + "\n  on the full platform (simtlm run), mechanism " + mechanism + ":" + (why.empty() ? "\n    no PASSED line; the output:\n" + output : why) +
          "\n  reproduce: " + run + "\n  scenario written by: " + gProgram + " --seed=" + std::to_string(seed) +
          optionArgs(opt) + " --write-scenario=random_platform\n" + g.text;
 }
@@ -164,9 +166,9 @@ SeedResult checkSeed(uint64_t seed, const GenOptions& opt, const std::vector<Run
         << golden.counts.divergentBranches << " divergent branches, " << golden.counts.barriers << " barriers\n";
   for (const RunSpec& run : runs) {
     ++out.runs;
-    const Check c = runTimed(g, k, golden, run.mechanism, *run.sizes);
+    const Check c = runTimed(g, k, golden, run);
     if (verbose)
-      log << "  " << config::mechanismName(run.mechanism) << " / " << run.sizes->name << ": " << c.cycles
+      log << "  " << runName(run) << " / " << run.sizes->name << ": " << c.cycles
           << " cycles, " << c.issued << " issued, " << c.skipped << " skipped"
           << (run.mechanism != config::Mechanism::Baseline ? " (" + c.darsieStats + ")" : "")
           << (c.failure.empty() ? "" : ": FAILED") << "\n";

@@ -40,6 +40,8 @@ std::string writeScenario(const GeneratedKernel& g, const std::string& dir);
 // of the scenario writeScenario() makes in ./random_platform/. Empty: the run passed its checks;
 // otherwise what went wrong, the commands that reproduce it and the kernel.
 std::string checkSeedOnPlatform(uint64_t seed, const GenOptions& opt, config::Mechanism mechanism);
+// The same under a configuration name, a composition ("darsie+bow-wr") included.
+std::string checkSeedOnPlatform(uint64_t seed, const GenOptions& opt, const std::string& mechanism);
 
 // Generates the kernel of `seed`, runs it on the interpreter and under every run of `runs`.
 SeedResult checkSeed(uint64_t seed, const GenOptions& opt, const std::vector<RunSpec>& runs, bool verbose = false);

@@ -28,6 +28,19 @@ const Sizes& sizesByName(const std::string& name) {
   throw std::invalid_argument("--sizes " + name + ": expected default, min, tiny or small");
 }
 
+std::string runName(const RunSpec& run) {
+  if (run.composition.empty()) return config::mechanismName(run.mechanism);
+  std::string name;
+  for (config::Mechanism m : run.composition) name += (name.empty() ? "" : "+") + std::string(config::mechanismName(m));
+  return name;
+}
+
+RunSpec runSpecOf(const std::string& name, const Sizes& sizes) {
+  const std::vector<config::Mechanism> list = mechanisms::parseMechanisms(name);
+  if (list.empty()) return {config::Mechanism::Baseline, &sizes};
+  return {list.front(), &sizes, list.size() > 1 ? list : std::vector<config::Mechanism>{}};
+}
+
 std::vector<RunSpec> allRuns() {
   using config::Mechanism;
   // Every registered mechanism (model/mechanisms/registry.cpp); baseline at the default sizes.
@@ -37,6 +50,8 @@ std::vector<RunSpec> allRuns() {
     else
       for (const auto& s : allSizes()) runs.push_back({info.id, &s});
   }
+  for (const char* name : kCompositions)
+    for (const auto& s : allSizes()) runs.push_back(runSpecOf(name, s));
   return runs;
 }
 
@@ -86,8 +101,8 @@ std::string firstDifference(const isa::GlobalMemory& want, const isa::GlobalMemo
 
 }  // namespace
 
-Check runTimed(const GeneratedKernel& g, const isa::Kernel& k, const Golden& golden, config::Mechanism m,
-               const Sizes& sizes) {
+Check runTimed(const GeneratedKernel& g, const isa::Kernel& k, const Golden& golden, const RunSpec& run) {
+  const Sizes& sizes = *run.sizes;
   config::GpuConfig cfg;  // Pascal defaults
   cfg.gpu.num_sms = 2;
   // The machine runs the launch's warp size: unit widths and the register count must divide
@@ -98,7 +113,8 @@ Check runTimed(const GeneratedKernel& g, const isa::Kernel& k, const Golden& gol
   cfg.exec.sfu_width = std::gcd(cfg.exec.sfu_width, w);
   cfg.exec.ldst_width = std::gcd(cfg.exec.ldst_width, w);
   cfg.sm.num_registers -= cfg.sm.num_registers % (w * cfg.regfile.banks);
-  cfg.mechanism = m;
+  cfg.mechanism = run.mechanism;
+  cfg.composition = run.composition;
   cfg.watchdog.cycles = 20000;  // generated kernels retire something every few hundred cycles
   cfg.darsie.skip_entries = sizes.skipEntries;
   cfg.darsie.rename_regs = sizes.renameRegs;
@@ -139,8 +155,10 @@ Check runTimed(const GeneratedKernel& g, const isa::Kernel& k, const Golden& gol
     return out;
   }
   const uint64_t issued = out.issued = sumStat(reg, "issue.warp_instructions", cfg.gpu.num_sms);
-  const std::string removed = mechanisms::infoOf(cfg.mechanism).removedStat;
-  const uint64_t skipped = out.skipped = removed.empty() ? 0 : sumStat(reg, removed, cfg.gpu.num_sms);
+  uint64_t skipped = 0;  // every mechanism of a composition counts what it removed
+  for (const std::string& removed : mechanisms::removedStatsOf(runName(run)))
+    skipped += sumStat(reg, removed, cfg.gpu.num_sms);
+  out.skipped = skipped;
   if (issued + skipped != golden.counts.warpInstructions)
     out.failure = "issued " + std::to_string(issued) + " + skipped " + std::to_string(skipped) +
                   " warp instructions != the interpreter's " + std::to_string(golden.counts.warpInstructions);

@@ -38,14 +38,21 @@ struct Check {
   uint64_t cycles = 0, issued = 0, skipped = 0;
   std::string darsieStats;  // a few DARSIE counters, for --verbose
 };
-Check runTimed(const GeneratedKernel& g, const isa::Kernel& k, const Golden& golden, config::Mechanism m,
-               const Sizes& sizes);
-
-// The runs a seed makes: baseline once, every DARSIE variant at every size.
+// The runs a seed makes: baseline once, every registered mechanism and the compositions of
+// kCompositions at every size.
 struct RunSpec {
-  config::Mechanism mechanism;
+  config::Mechanism mechanism;  // the mechanism, or a composition's first
   const Sizes* sizes;
+  std::vector<config::Mechanism> composition = {};  // two or more: a composition, in list order
 };
+// The compositions every seed also runs (docs/mechanisms.md, "Composition").
+inline const std::vector<const char*> kCompositions = {"darsie+bow-wr", "darsie+bow"};
+// The run's configuration name: "bow-wr", "darsie+bow-wr".
+std::string runName(const RunSpec& run);
+// The run of a configuration name mechanisms::parseMechanisms accepts (throws config::ConfigError).
+RunSpec runSpecOf(const std::string& name, const Sizes& sizes);
 std::vector<RunSpec> allRuns();
+
+Check runTimed(const GeneratedKernel& g, const isa::Kernel& k, const Golden& golden, const RunSpec& run);
 
 }  // namespace simtlm::test

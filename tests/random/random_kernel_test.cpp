@@ -33,8 +33,17 @@ std::string joined(const std::vector<std::string>& v) {
 
 class RandomKernel : public ::testing::TestWithParam<int> {};
 
+// The compositions (kCompositions) run on every other seed here, to keep the default suite's
+// time; the command line and the long range run them on every seed.
+std::vector<RunSpec> defaultRuns(int seed) {
+  std::vector<RunSpec> runs;
+  for (const RunSpec& r : allRuns())
+    if (r.composition.empty() || seed % 2 == 0) runs.push_back(r);
+  return runs;
+}
+
 TEST_P(RandomKernel, MatchesInterpreterUnderEveryMechanismAndSize) {
-  const SeedResult r = checkSeed(static_cast<uint64_t>(GetParam()), defaultOptions(), allRuns());
+  const SeedResult r = checkSeed(static_cast<uint64_t>(GetParam()), defaultOptions(), defaultRuns(GetParam()));
   EXPECT_EQ(r.goldenError, "");
   EXPECT_TRUE(r.failures.empty()) << joined(r.failures);
 }
@@ -47,6 +56,10 @@ class RandomKernelPlatform : public ::testing::TestWithParam<int> {};
 TEST_P(RandomKernelPlatform, MatchesInterpreterUnderEveryMechanism) {
   for (const auto& info : mechanisms::registered()) {
     const std::string failure = checkSeedOnPlatform(static_cast<uint64_t>(GetParam()), defaultOptions(), info.id);
+    EXPECT_TRUE(failure.empty()) << failure;
+  }
+  for (const char* name : kCompositions) {
+    const std::string failure = checkSeedOnPlatform(static_cast<uint64_t>(GetParam()), defaultOptions(), name);
     EXPECT_TRUE(failure.empty()) << failure;
   }
 }
@@ -209,9 +222,12 @@ int runCli(const Cli& cli) {
   if (cli.on.empty() && cli.off.empty()) opt = defaultOptions();
   std::vector<RunSpec> runs;
   for (const RunSpec& r : allRuns())
-    if ((cli.mechanism.empty() || cli.mechanism == config::mechanismName(r.mechanism)) &&
+    if ((cli.mechanism.empty() || cli.mechanism == runName(r)) &&
         (cli.sizes.empty() || cli.sizes == r.sizes->name))
       runs.push_back(r);
+  if (runs.empty() && cli.mechanism.find('+') != std::string::npos)  // another composition
+    for (const auto& s : allSizes())
+      if (cli.sizes.empty() || cli.sizes == s.name) runs.push_back(runSpecOf(cli.mechanism, s));
   if (runs.empty()) throw std::invalid_argument("--mechanism / --sizes select no run");
   if (!cli.scenarioDir.empty()) {
     for (uint64_t seed = cli.first; seed <= cli.last; ++seed)
@@ -228,12 +244,12 @@ int runCli(const Cli& cli) {
       continue;
     }
     if (cli.platform) {  // `simtlm run` under each selected mechanism, default sizes
-      std::set<config::Mechanism> done;
+      std::set<std::string> done;
       bool failed = false;
       for (const RunSpec& run : runs) {
-        if (!done.insert(run.mechanism).second) continue;
+        if (!done.insert(runName(run)).second) continue;
         ++total;
-        const std::string f = checkSeedOnPlatform(seed, opt, run.mechanism);
+        const std::string f = checkSeedOnPlatform(seed, opt, runName(run));
         if (f.empty()) continue;
         failed = true;
         ++failedRuns;
@@ -281,7 +297,7 @@ int main(int argc, char** argv) {
         cli.last = std::stoull(v.substr(dots + 2));
       } else if (a.rfind("--mechanism=", 0) == 0) {
         cli.mechanism = value("--mechanism=");
-        config::mechanismFromName(cli.mechanism);  // rejects an unknown name
+        mechanisms::parseMechanisms(cli.mechanism);  // rejects an unknown name or a bad composition
       } else if (a.rfind("--sizes=", 0) == 0) {
         cli.sizes = sizesByName(value("--sizes=")).name;
       } else if (a.rfind("--on=", 0) == 0) {
