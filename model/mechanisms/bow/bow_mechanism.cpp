@@ -140,6 +140,20 @@ void BowMechanism::remapped(int slot, uint8_t r) {
   v.present &= ~bit;
   v.dirty &= ~bit;
   v.awaitFill &= ~bit;
+  // Instructions admitted before the rename and not executed yet decided on the entry the window
+  // just dropped: their read of r is no longer served here, and their result for r goes to the
+  // banks. Kept, it would make a row the window no longer knows of: the next read of r (a bank
+  // read) fills the row from the banks' stale value and loses the result held only there (random
+  // kernel seed 227 under darsie+bow-wr: DARSIE unmapped r between a shl's admission and its
+  // execution).
+  for (Decision& d : v.pending) {
+    d.bypass &= ~bit;
+    d.fill &= ~bit;
+    if (d.dest != r) continue;
+    if (d.destDirty) forcedThrough_++;
+    d.dest = -1;
+    d.destDirty = d.destLoad = false;
+  }
 }
 
 // The instruction executes now (every older one of the warp has): carry out its Decision, then
