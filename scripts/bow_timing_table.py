@@ -111,8 +111,12 @@ def main():
             (b for (k2, m2), b in runs.items() if m2 == "baseline" and k2[0] == key[0]), None)
         if base is None:
             continue
-        shown = " ".join(f"{k}={v}" for k, v in key[1] if k not in dict(where))
-        rows.setdefault((mech, shown), []).append((key[0], metrics(d, base)))
+        # BOW's parameters (what its sweeps vary) group the rows; other set values (a scenario's
+        # own, such as vecadd's warps) go with the workload's name.
+        swept = {k for k, _ in key[1] if k.startswith(("bow.", "rfc."))}
+        shown = " ".join(f"{k}={v}" for k, v in key[1] if k not in dict(where) and k in swept)
+        label = key[0] + "".join(f" ({k}={v})" for k, v in key[1] if k not in swept and k not in dict(where))
+        rows.setdefault((mech, shown), []).append((label, metrics(d, base)))
     if not rows:
         sys.exit(f"no passed mechanism point with a passed baseline in {points}")
     print("| mechanism | grid | workload | speedup | RF dyn | RF+buf | conflicts | bank rd | bank wr | occ mean | occ max |")
