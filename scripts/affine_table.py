@@ -19,6 +19,8 @@ import json
 import pathlib
 import sys
 
+from sweep_points import points_of, where_of
+
 
 def sums(stats):
     """smN.x summed over N, keyed x."""
@@ -68,14 +70,8 @@ def main():
     ap.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                     help="only the points with this grid value (repeatable)")
     a = ap.parse_args()
-    points = a.dir / "points"
-    if not points.is_dir():
-        sys.exit(f"{points}: not a directory (expected a sweep's output directory)")
-    where = []
-    for w in a.where:
-        if "=" not in w:
-            sys.exit(f"--where '{w}': expected KEY=VALUE")
-        where.append(tuple(w.split("=", 1)))
+    points = points_of(a.dir)
+    where = where_of(a.where)
     runs = load(points)
     print("| workload | grid | Aff inst | Supp aff | Exp inst | Aff rds | Aff wrs | Aff bra | Aff mem | speedup | energy |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")

@@ -21,6 +21,8 @@ import math
 import pathlib
 import sys
 
+from sweep_points import points_of, where_of
+
 BUFFERS = ("bow.boc", "bow.boc_half", "rfc")
 
 
@@ -86,19 +88,11 @@ def main():
     ap.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                     help="only the points with this grid value (repeatable)")
     a = ap.parse_args()
-    points = a.dir / "points"
-    if not points.is_dir():
-        sys.exit(f"{points}: not a directory (expected a sweep's output directory)")
-    where = []
-    for w in a.where:
-        if "=" not in w:
-            sys.exit(f"--where '{w}': expected KEY=VALUE")
-        where.append(tuple(w.split("=", 1)))
+    points = points_of(a.dir)
+    where = where_of(a.where)
     runs = load(points)
     if a.baseline:
-        if not (a.baseline / "points").is_dir():
-            sys.exit(f"{a.baseline / 'points'}: not a directory (expected a sweep's output directory)")
-        runs.update({k: v for k, v in load(a.baseline / "points").items() if k[1] == "baseline"})
+        runs.update({k: v for k, v in load(points_of(a.baseline)).items() if k[1] == "baseline"})
     rows = {}
     for (key, mech), d in sorted(runs.items()):
         if mech == "baseline" or (a.mechanism and mech not in a.mechanism):

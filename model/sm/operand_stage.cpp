@@ -36,8 +36,7 @@ regfile::Sources OperandStage::sources(int slot, const isa::Instr& in) const {
   regfile::Sources s;
   for (uint64_t bits = regfile::sourceGprs(in); bits != 0; bits &= bits - 1) {
     const auto r = static_cast<uint8_t>(__builtin_ctzll(bits));
-    s.add(renamed >> r & 1u ? renamedTo_[static_cast<size_t>(slot) * 64 + r]
-                            : map_.phys(static_cast<uint32_t>(slot), r));
+    s.add(physOf(slot, r));
   }
   return s;
 }
