@@ -19,6 +19,7 @@
 #include "cli/subprocess.h"
 #include "isa/interpreter.h"
 #include "workloads/workload.h"
+#include "workloads/data_dir.h"
 
 namespace po = boost::program_options;
 
@@ -113,7 +114,7 @@ int cmdBench(const std::vector<std::string>& args) {
   // The timing runs use the shipped scenario with the requested size.
   const std::string dir = std::filesystem::temp_directory_path().string() + "/simtlm-bench-" + std::to_string(getpid());
   std::filesystem::create_directories(dir);
-  std::ifstream base(scenario::repoDir() + "/scenarios/matmul.yaml");
+  std::ifstream base(workloads::dataDir() + "/scenarios/matmul.yaml");
   if (!base) throw std::runtime_error("bench: cannot read scenarios/matmul.yaml");
   std::stringstream text;
   text << base.rdbuf();

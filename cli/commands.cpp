@@ -28,6 +28,7 @@
 #include "isa/disassembler.h"
 #include "cli/config_loader.h"
 #include "model/mechanisms/registry.h"
+#include "workloads/data_dir.h"
 
 namespace po = boost::program_options;
 
@@ -346,7 +347,7 @@ int cmdDefault() {
     if (!r.verifyMessage.empty()) rc = 1;
   }
   std::cout << std::flush;
-  if (cmdCompare({scenario::repoDir() + "/scenarios/matmul.yaml"}) != 0) rc = 1;
+  if (cmdCompare({workloads::dataDir() + "/scenarios/matmul.yaml"}) != 0) rc = 1;
   return rc;
 }
 

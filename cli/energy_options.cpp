@@ -6,6 +6,7 @@
 
 #include "cli/scenario.h"
 #include "isa/input_file.h"
+#include "workloads/data_dir.h"
 
 namespace po = boost::program_options;
 
@@ -66,7 +67,7 @@ EnergyRequest energyRequestFrom(const po::variables_map& vm) {
     r.traceFile = vm["power-trace"].as<std::string>();
     if (r.traceFile.empty()) throw std::invalid_argument("--power-trace: expected a file name (.csv or .ptrace)");
   }
-  r.tableFile = vm.count("energy") ? vm["energy"].as<std::string>() : scenario::repoDir() + "/configs/energy/default.yaml";
+  r.tableFile = vm.count("energy") ? vm["energy"].as<std::string>() : workloads::dataDir() + "/configs/energy/default.yaml";
   r.table = loadEnergyTable(r.tableFile);
   return r;
 }

@@ -22,6 +22,7 @@
 #include "cli/scenario.h"
 #include "cli/scenario_run.h"
 #include "cli/subprocess.h"
+#include "workloads/data_dir.h"
 
 namespace po = boost::program_options;
 
@@ -34,7 +35,7 @@ struct RunResult {
   std::string error;  // why the run gave no usable result
 };
 
-std::string scenarioPath(const microbench::Run& r) { return scenario::repoDir() + "/scenarios/micro/" + r.scenario; }
+std::string scenarioPath(const microbench::Run& r) { return workloads::dataDir() + "/scenarios/micro/" + r.scenario; }
 
 void runOne(const microbench::Run& run, const std::vector<std::string>& userArgs, const std::string& json,
             RunResult& out) {

@@ -14,6 +14,13 @@
 namespace simtlm::cli {
 
 void writeFileAtomically(const std::string& path, const std::string& bytes) {
+  // A missing folder is made (`--json results/run.json` in a fresh checkout); checkOutputs has
+  // already refused a path under a file or an unwritable folder.
+  if (const auto dir = std::filesystem::path(path).parent_path(); !dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw std::runtime_error("cannot write '" + path + "': cannot make folder '" + dir.string() + "': " + ec.message());
+  }
   std::string tmp = path + ".tmp";
   auto failed = [&](int err) {
     std::remove(tmp.c_str());
@@ -37,6 +44,14 @@ namespace fs = std::filesystem;
 std::string folderOf(const std::string& path) {
   const std::string dir = fs::path(path).parent_path().string();
   return dir.empty() ? "." : dir;
+}
+
+// The folder that holds `path` once its missing folders are made: its nearest existing ancestor.
+std::string nearestExisting(const std::string& dir) {
+  std::error_code ec;
+  fs::path p = fs::absolute(dir).lexically_normal();
+  while (!fs::exists(p, ec) && p.has_parent_path() && p != p.parent_path()) p = p.parent_path();
+  return p.string();
 }
 
 // The reason `dir` cannot take new files ("" when it can).
@@ -64,19 +79,20 @@ void checkOutputs(const std::vector<OutputFile>& outputs, const std::vector<Inpu
     for (size_t j = 0; j < i; ++j)
       if (fs::absolute(o.path).lexically_normal() == fs::absolute(outputs[j].path).lexically_normal())
         throw std::invalid_argument(head + "is also the file of --" + outputs[j].option);
-    if (const std::string why = unwritable(folderOf(o.path)); !why.empty())
-      throw std::invalid_argument(head + "cannot write in folder '" + folderOf(o.path) + "': " + why);
+    // A missing folder is made when the file is written; its nearest existing ancestor must take it.
+    const std::string folder = nearestExisting(folderOf(o.path));
+    if (const std::string why = unwritable(folder); !why.empty())
+      throw std::invalid_argument(head + "cannot write in folder '" + folder + "': " + why);
   }
 }
 
 void checkOutputFolder(const std::string& option, const std::string& dir) {
   std::error_code ec;
-  fs::path p = fs::absolute(dir).lexically_normal();
-  if (fs::exists(p, ec) && !fs::is_directory(p, ec))
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw std::invalid_argument("--" + option + " '" + dir + "': " + std::strerror(ENOTDIR));
-  while (!fs::exists(p, ec) && p.has_parent_path() && p != p.parent_path()) p = p.parent_path();
-  if (const std::string why = unwritable(p.string()); !why.empty())
-    throw std::invalid_argument("--" + option + " '" + dir + "': cannot write in folder '" + p.string() + "': " + why);
+  const std::string folder = nearestExisting(dir);
+  if (const std::string why = unwritable(folder); !why.empty())
+    throw std::invalid_argument("--" + option + " '" + dir + "': cannot write in folder '" + folder + "': " + why);
 }
 
 void writeJsonAtomically(const std::string& path, const nlohmann::json& j) {

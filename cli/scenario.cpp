@@ -17,6 +17,7 @@
 #include "isa/binary.h"
 #include "isa/diagnostics.h"
 #include "model/mechanisms/registry.h"
+#include "workloads/data_dir.h"
 
 namespace simtlm::scenario {
 
@@ -50,11 +51,6 @@ std::vector<std::string> mechanismList(const std::string& option, const std::str
       throw std::invalid_argument(option + ": '" + names[i] + "' is listed twice");
   }
   return names;
-}
-
-std::string repoDir() {
-  if (const char* env = std::getenv("SIMTLM_REPO_DIR")) return env;
-  return SIMTLM_REPO_DIR;
 }
 
 isa::Kernel loadKernelFile(const std::string& path) {
@@ -98,7 +94,7 @@ void parseConfig(const yaml::Map& top, Scenario& s, const std::string& baseDir) 
   std::vector<std::pair<std::string, yaml::Value>> setValues;
   if (auto c = top.opt("config")) {
     where = c;
-    s.configFile = resolvePath(c->str(), {baseDir, repoDir()});
+    s.configFile = resolvePath(c->str(), {baseDir, workloads::dataDir()});
     std::error_code ec;
     if (std::filesystem::is_directory(s.configFile, ec)) c->fail("'" + s.configFile + "' is a folder, not a configuration file");
     if (!std::filesystem::is_regular_file(s.configFile, ec)) c->fail("cannot open '" + s.configFile + "'");

@@ -123,7 +123,5 @@ Scenario loadScenarioText(const std::string& text, const std::string& fileName, 
 
 // Reads a kernel: `.bin` (checked binary) or assembly source.
 isa::Kernel loadKernelFile(const std::string& path);
-// The repository root (SIMTLM_REPO_DIR overrides the built-in path).
-std::string repoDir();
 
 }  // namespace simtlm::scenario

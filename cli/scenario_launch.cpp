@@ -7,6 +7,7 @@
 #include "isa/darsie_analysis.h"
 #include "cli/scenario_parse.h"
 #include "isa/diagnostics.h"
+#include "workloads/data_dir.h"
 
 namespace simtlm::scenario {
 

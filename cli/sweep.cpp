@@ -54,7 +54,7 @@ bool hasResult(const std::string& json) {
 int cmdSweep(const std::vector<std::string>& args) {
   po::options_description desc("sweep");
   desc.add_options()("sweep", po::value<std::string>()->required(), "the sweep file")(
-      "out", po::value<std::string>(), "output directory (default: sweep-NAME)")(
+      "out", po::value<std::string>(), "output directory (default: results/sweep-NAME)")(
       "jobs", po::value<int>()->default_value(2), "child processes at once, 1..64")(
       "print-commands", "print one command line per point (for a batch system) and stop");
   addLogOption(desc);
@@ -63,7 +63,7 @@ int cmdSweep(const std::vector<std::string>& args) {
   const int jobs = vm["jobs"].as<int>();
   if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs " + std::to_string(jobs) + " is outside [1, 64]");
   const SweepSpec spec = loadSweep(vm["sweep"].as<std::string>());
-  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "sweep-" + spec.name;
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "results/sweep-" + spec.name;
   checkOutputFolder("out", out);
   // Absolute, so that printed command lines run from any directory.
   const std::string pointsDir = std::filesystem::absolute(out + "/points").lexically_normal().string();

@@ -14,6 +14,7 @@
 #include "cli/scenario_parse.h"
 #include "cli/yaml_reader.h"
 #include "isa/diagnostics.h"
+#include "workloads/data_dir.h"
 
 namespace simtlm::cli {
 namespace {
@@ -58,18 +59,18 @@ SweepSpec loadSweep(const std::string& path) {
   const yaml::Value doc = yaml::parseDocument(readInputFile(path, "sweep file"), path);
   yaml::Map top(doc, {"name", "description", "scenarios", "mechanisms", "config", "energy", "set"});
   const std::string dir = std::filesystem::path(path).parent_path().string();
-  const std::string repo = scenario::repoDir();
+  const std::string data = workloads::dataDir();
 
   SweepSpec s;
   s.file = path;
   s.name = top.has("name") ? top.get("name").name() : std::filesystem::path(path).stem().string();
   if (auto c = top.opt("config")) {
-    s.configFile = scenario::resolvePath(c->str(), {dir, repo});
+    s.configFile = scenario::resolvePath(c->str(), {dir, data});
     if (!std::filesystem::is_regular_file(s.configFile)) c->fail("cannot find configuration '" + c->str() + "'");
     s.configFile = std::filesystem::absolute(s.configFile).lexically_normal().string();
   }
   if (auto e = top.opt("energy")) {  // checked here, so that a bad table fails before any point runs
-    s.energyFile = scenario::resolvePath(e->str(), {dir, repo});
+    s.energyFile = scenario::resolvePath(e->str(), {dir, data});
     if (!std::filesystem::is_regular_file(s.energyFile)) e->fail("cannot find energy table '" + e->str() + "'");
     s.energyFile = std::filesystem::absolute(s.energyFile).lexically_normal().string();
     loadEnergyTable(s.energyFile);  // (a bad table's error names the table, line and column)
@@ -116,8 +117,8 @@ SweepSpec loadSweep(const std::string& path) {
   const yaml::Value sv = top.get("scenarios");
   for (const yaml::Value& item : sv.items()) {
     std::string f = item.str();
-    if (f.find('/') == std::string::npos && f.find(".yaml") == std::string::npos) f = repo + "/scenarios/" + f + ".yaml";
-    else f = scenario::resolvePath(f, {dir, repo});
+    if (f.find('/') == std::string::npos && f.find(".yaml") == std::string::npos) f = data + "/scenarios/" + f + ".yaml";
+    else f = scenario::resolvePath(f, {dir, data});
     if (!std::filesystem::is_regular_file(f)) item.fail("cannot find scenario '" + item.str() + "'");
     f = std::filesystem::absolute(f).lexically_normal().string();  // command lines work from anywhere
     const std::string stem = std::filesystem::path(f).stem().string();

@@ -8,6 +8,7 @@
 
 #include "cli/scenario.h"
 #include "fuzz/fuzz_support.h"
+#include "workloads/data_dir.h"
 
 using namespace simtlm;
 
@@ -15,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   const std::string file = "fuzz.yaml";
   try {
-    scenario::loadScenarioText(text, file, scenario::repoDir() + "/scenarios");
+    scenario::loadScenarioText(text, file, workloads::dataDir() + "/scenarios");
   } catch (const InputError& e) {
     // A kernel or word file the scenario names reports its own file; its text is not ours.
     if (e.file() == file) fuzz::checkInputError(e, file, text);

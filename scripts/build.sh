@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs dependencies (if missing) and builds simtlm into build/.
+# Installs dependencies (if missing) and builds the program build/simtlm (not the tests:
+# scripts/test.sh builds those).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)"
+cmake --build build -j"$(nproc)" --target simtlm

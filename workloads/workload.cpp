@@ -53,11 +53,6 @@ std::unique_ptr<Workload> makeWorkload(const std::string& name, const Options& o
   throw std::invalid_argument("unknown workload '" + name + "' (known: " + all + ")");
 }
 
-std::string kernelDir() {
-  if (const char* env = std::getenv("SIMTLM_KERNEL_DIR")) return env;
-  return SIMTLM_KERNEL_DIR;
-}
-
 // With the DARSIE compiler pass's hint bits (Sec. 4.2), as the scenario loader compiles.
 namespace {
 isa::Kernel compileKernel(const std::string& file) {

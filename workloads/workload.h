@@ -10,6 +10,7 @@
 #include "isa/interpreter.h"
 #include "isa/kernel.h"
 #include "isa/memory.h"
+#include "workloads/data_dir.h"  // kernelDir()
 
 namespace simtlm::workloads {
 
@@ -47,7 +48,6 @@ class Workload {
 std::vector<std::string> workloadNames();
 std::unique_ptr<Workload> makeWorkload(const std::string& name, const Options& options = {});
 
-std::string kernelDir();
 // The workload's (first) kernel, and all its kernels in kernelFiles() order; both with the
 // DARSIE compiler pass's hint bits, as the scenario loader compiles.
 isa::Kernel loadKernel(const Workload& w);

@@ -16,6 +16,7 @@
 #include "model/common/stats.h"
 #include "model/gpu/gpu.h"
 #include "model/mem/interconnect.h"
+#include "workloads/data_dir.h"
 #include "workloads/workload.h"
 
 #include "user_cpu.h"
@@ -41,7 +42,9 @@ constexpr std::uint32_t kBlock = 128;
 int sc_main(int, char*[]) {
   isa::Kernel kernel;
   try {
-    // Assembled at run time; kernelDir() honours SIMTLM_KERNEL_DIR.
+    // Assembled at run time from simtlm's data folder: SIMTLM_DATA_DIR when set, else the one
+    // the CMake package named when this platform was built.
+    workloads::setDataDir(USER_PLATFORM_DATA_DIR);
     kernel = isa::assembleFile(workloads::kernelDir() + "/vecadd.s");
   } catch (const std::exception& e) {
     std::cout << "user_platform: FAILED: " << e.what() << std::endl;
