@@ -1,4 +1,5 @@
-// The generated reference section of docs/statistics.md (`simtlm stats --markdown-doc`).
+// Listings as markdown: `simtlm stats --format markdown` and the generated reference section of
+// docs/statistics.md (`simtlm stats --markdown-doc`).
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -7,11 +8,12 @@
 
 namespace simtlm::cli {
 
+namespace {
+
+// scripts/gen_statistics_doc.sh and tests/check_statistics_doc.cmake look for these lines.
 const char* const kStatsDocBegin =
     "<!-- BEGIN GENERATED: simtlm stats --markdown-doc (regenerate: scripts/gen_statistics_doc.sh) -->";
 const char* const kStatsDocEnd = "<!-- END GENERATED -->";
-
-namespace {
 
 std::string cell(const std::string& text) {
   std::string out;
@@ -22,14 +24,14 @@ std::string cell(const std::string& text) {
   return out;
 }
 
-void table(std::ostream& out, const std::vector<StatPattern>& rows) {
+}  // namespace
+
+void markdownTable(std::ostream& out, const std::vector<StatPattern>& rows) {
   out << "| name | unit | description |\n|---|---|---|\n";
   for (const auto& r : rows)
     out << "| `" << r.name << "` | " << cell(r.unit) << " | " << cell(r.description) << (r.derived ? " (derived)" : "")
         << " |\n";
 }
-
-}  // namespace
 
 std::string statisticsDoc(const std::vector<MechanismListing>& timing, const std::vector<StatPattern>& interpreter,
                           const std::string& configNote) {
@@ -55,7 +57,7 @@ std::string statisticsDoc(const std::vector<MechanismListing>& timing, const std
     if (baseline.empty()) {
       out << "### The timing model: " << m.mechanism << " (`simtlm stats`)\n\n";
       for (const auto& r : m.patterns) baseline.insert(r.name);
-      table(out, m.patterns);
+      markdownTable(out, m.patterns);
       out << "\n";
       continue;
     }
@@ -75,7 +77,7 @@ std::string statisticsDoc(const std::vector<MechanismListing>& timing, const std
       continue;
     }
     out << "Its statistics beside the baseline's:\n\n";
-    table(out, own);
+    markdownTable(out, own);
     out << "\n";
     listed.emplace_back(m.mechanism, own);
   }
@@ -83,7 +85,7 @@ std::string statisticsDoc(const std::vector<MechanismListing>& timing, const std
          "Every result has `interp.*`, the functional interpreter's counts (`simtlm run`: those of its\n"
          "reference run); `limit.*` come with the limit study (`docs/limit-study.md`), `bow.*` with\n"
          "`simtlm emulate --bow-study` (`docs/bow.md`).\n\n";
-  table(out, interpreter);
+  markdownTable(out, interpreter);
   out << "\n" << kStatsDocEnd << "\n";
   return out.str();
 }

@@ -19,15 +19,6 @@ namespace po = boost::program_options;
 namespace simtlm::cli {
 namespace {
 
-std::string markdownCell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 void printText(std::ostream& out, const std::vector<StatPattern>& rows) {
   size_t wName = 4, wUnit = 4;
   for (const auto& r : rows) {
@@ -39,13 +30,6 @@ void printText(std::ostream& out, const std::vector<StatPattern>& rows) {
   };
   line("name", "unit", "description");
   for (const auto& r : rows) line(r.name, r.unit, r.description + (r.derived ? " (derived)" : ""));
-}
-
-void printMarkdown(std::ostream& out, const std::vector<StatPattern>& rows) {
-  out << "| name | unit | description |\n|---|---|---|\n";
-  for (const auto& r : rows)
-    out << "| `" << r.name << "` | " << markdownCell(r.unit) << " | " << markdownCell(r.description)
-        << (r.derived ? " (derived)" : "") << " |\n";
 }
 
 // The interpreter's statistics, every optional group included.
@@ -61,11 +45,9 @@ std::vector<StatPattern> interpreterPatterns() {
 // The timing model's statistics for a configuration and mechanism, from a platform built as
 // `simtlm run` builds it (nothing runs).
 std::vector<StatPattern> timingPatterns(const config::GpuConfig& resolved, const std::string& mechanism) {
-  static config::GpuConfig cfg;  // the platform keeps references to both: they outlive it
-  static stats::Registry registry;
-  cfg = resolved;
-  static std::unique_ptr<gpu::Platform> top =
-      buildPlatform(cfg, mechanism, registry, [](gpu::HostJob&) { return false; });
+  config::GpuConfig cfg = resolved;  // declared before the platform, which refers to both
+  stats::Registry registry;
+  const auto top = buildPlatform(cfg, mechanism, registry, [](gpu::HostJob&) { return false; });
   return collapse(registry.entries());
 }
 
@@ -85,6 +67,9 @@ int printDoc(const std::vector<std::string>& configArgs, const std::string& conf
       throw std::runtime_error("--markdown-doc: 'simtlm stats --mechanism " + m.name + "' failed (" + e.what() +
                                "): " + child.output.substr(0, child.output.find('\n')));
     }
+    if (!j.at("mismatches").empty())  // one row per pattern would hide what differs
+      throw std::runtime_error("--markdown-doc: with mechanism " + m.name + ", statistics of one pattern differ: " +
+                               j.at("mismatches").at(0).get<std::string>());
     timing.push_back({m.name, m.summary, listingFromJson(j)});
   }
   std::cout << statisticsDoc(timing, interpreterPatterns(), configNote);
@@ -149,15 +134,16 @@ int cmdStats(const std::vector<std::string>& args) {
   if (vm.count("interpreter") && vm.count("mechanism"))
     throw std::invalid_argument("--interpreter lists the interpreter's statistics: drop --mechanism");
   const std::vector<StatPattern> rows = vm.count("interpreter") ? interpreterPatterns() : timingPatterns(cfg, mechanism);
-  for (const auto& r : rows)
-    for (const auto& m : r.mismatches)
-      log::get("stats").warn("statistic {} does not match its pattern {}: {}", m.substr(0, m.find(':')), r.name, m);
-  if (format == "json") {
+  if (format == "json") {  // its "mismatches" list says what a warning would
     nlohmann::json j = listingJson(rows);
     j["mechanism"] = vm.count("interpreter") ? "interpreter" : mechanism;
     std::cout << j.dump(2) << "\n";
-  } else if (format == "markdown") {
-    printMarkdown(std::cout, rows);
+    return 0;
+  }
+  for (const auto& r : rows)
+    for (const auto& m : r.mismatches) log::get("stats").warn("{} (pattern {})", m, r.name);
+  if (format == "markdown") {
+    markdownTable(std::cout, rows);
   } else {
     printText(std::cout, rows);
   }

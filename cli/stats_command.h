@@ -3,6 +3,7 @@
 // of docs/statistics.md (docs/cli.md).
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -14,11 +15,10 @@ namespace simtlm::cli {
 
 int cmdStats(const std::vector<std::string>& args);
 
-// The markers around the generated part of docs/statistics.md.
-extern const char* const kStatsDocBegin;
-extern const char* const kStatsDocEnd;
+// A listing as a markdown table: name, unit, description ("(derived)" marked).
+void markdownTable(std::ostream& out, const std::vector<StatPattern>& rows);
 
-// The generated section, markers included, from the listings (`simtlm stats --format json`) of
+// The generated section of docs/statistics.md, with its BEGIN and END GENERATED markers, from the listings (`simtlm stats --format json`) of
 // the baseline, of each other mechanism (only the patterns the baseline lacks are listed), and
 // of the interpreter. `configNote` says which configuration the listings are of.
 struct MechanismListing {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/stat_patterns.h"
+#include "cli/stats_command.h"
 
 using namespace simtlm;
 using cli::collapse;
@@ -58,4 +59,41 @@ TEST(StatPatterns, AnInstanceThatDiffersIsReported) {
   EXPECT_EQ(rows[0].mismatches[0], "sm1.issue.stall.barrier: unit 'events' (pattern's first: 'cycles')");
   EXPECT_EQ(rows[0].mismatches[1],
             "sm2.issue.stall.barrier: description 'waits at a barrier of SM 2' (pattern's first: 'waits at bar.sync')");
+}
+
+namespace {
+
+cli::StatPattern row(const std::string& name, const std::string& description = "d") {
+  return {name, "events", description, false, 1, {}};
+}
+
+// The text of the section headed `heading` up to the next heading.
+std::string section(const std::string& doc, const std::string& heading) {
+  const size_t at = doc.find(heading);
+  if (at == std::string::npos) return "";
+  return doc.substr(at, doc.find("\n### ", at + 1) - at);
+}
+
+}  // namespace
+
+TEST(StatisticsDoc, AMechanismListsOnlyWhatTheBaselineLacks) {
+  const std::string doc = cli::statisticsDoc(
+      {{"baseline", "no mechanism", {row("gpu.cycles"), row("sm<N>.x")}},
+       {"m1", "the first", {row("gpu.cycles"), row("sm<N>.x"), row("sm<N>.m1.hits", "hits | of m1")}},
+       {"m1-variant", "its variant", {row("gpu.cycles"), row("sm<N>.x"), row("sm<N>.m1.hits", "hits | of m1")}},
+       {"m2", "observes", {row("gpu.cycles"), row("sm<N>.x")}}},
+      {row("interp.blocks")}, "the test configuration");
+  EXPECT_EQ(doc.rfind("<!-- BEGIN GENERATED: simtlm stats --markdown-doc", 0), 0u);
+  EXPECT_NE(doc.find("\n<!-- END GENERATED -->\n"), std::string::npos);
+  const std::string base = section(doc, "### The timing model: baseline");
+  EXPECT_NE(base.find("| `sm<N>.x` | events | d |"), std::string::npos) << base;
+  EXPECT_EQ(base.find("m1.hits"), std::string::npos) << base;
+  const std::string m1 = section(doc, "### Mechanism `m1`");
+  EXPECT_NE(m1.find("| `sm<N>.m1.hits` | events | hits \\| of m1 |"), std::string::npos) << m1;
+  EXPECT_EQ(m1.find("gpu.cycles"), std::string::npos) << m1;
+  EXPECT_NE(section(doc, "### Mechanism `m1-variant`").find("The same statistics as `m1`."), std::string::npos);
+  EXPECT_NE(section(doc, "### Mechanism `m2`").find("It registers no statistic beyond the baseline's."),
+            std::string::npos);
+  EXPECT_NE(section(doc, "### The functional interpreter").find("| `interp.blocks` | events | d |"), std::string::npos);
+  EXPECT_NE(doc.find("for the test configuration"), std::string::npos);
 }
