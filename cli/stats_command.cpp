@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
-#include <sstream>
 
 #include "cli/config_loader.h"
 #include "cli/interp_stats.h"
