@@ -17,6 +17,7 @@
 #include "cli/results.h"
 #include "cli/run_limits.h"
 #include "cli/scenario_run.h"
+#include "cli/stats_command.h"
 #include "cli/sweep.h"
 #include "isa/annotate.h"
 #include "isa/assembler.h"
@@ -83,6 +84,9 @@ const char* kUsage =
     "  workloads                 list the workloads and their options\n"
     "  params [--config FILE.ini] [--set key=value]...\n"
     "                            every machine parameter: value, default, unit, meaning\n"
+    "  stats [--config FILE.ini] [--set key=value]... [--mechanism M] [--interpreter]\n"
+    "        [--format text|markdown|json] [--markdown-doc]\n"
+    "                            every statistic a run reports: name, unit, meaning\n"
     "  darsie-storage [--config FILE.ini] [--set key=value]... [--pc-bits N] [--named-reg-bits N]\n"
     "                 [--tag-bits N] [--version-bits N] [--warps-per-tb N] [--json OUT]\n"
     "                            DARSIE's storage per SM (Sec. 6.3): skip table, masks, rename\n";
@@ -370,11 +374,12 @@ int run(int argc, char** argv) {
     if (cmd == "workloads") return cmdWorkloads(rest);
     if (cmd == "mechanisms") return cmdMechanisms(rest);
     if (cmd == "params") return cmdParams(rest);
+    if (cmd == "stats") return cmdStats(rest);
     if (cmd == "compare") return cmdCompare(rest);
     if (cmd == "sweep") return cmdSweep(rest);
     if (cmd == "faults") return cmdFaults(rest);
     if (cmd == "darsie-storage") return cmdDarsieStorage(rest);
-    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, faults, bench, microbench, asm, disasm, workloads, mechanisms, params, darsie-storage; see simtlm --help)\n";
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, faults, bench, microbench, asm, disasm, workloads, mechanisms, params, stats, darsie-storage; see simtlm --help)\n";
     return 2;
   } catch (const HelpShown&) {
     return 0;

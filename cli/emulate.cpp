@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
+#include "cli/interp_stats.h"
 #include "cli/progress.h"
 #include "cli/run_limits.h"
 #include "isa/annotate.h"
@@ -137,34 +139,14 @@ void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc) {
 
 nlohmann::json statsJson(const isa::ExecCounts& c, const isa::LimitStudyResult* limit,
                          const isa::BowStudyResult* bow) {
-  nlohmann::json stats = nlohmann::json::object();
-  stats["interp.warp_instructions"] = c.warpInstructions;
-  stats["interp.thread_instructions"] = c.threadInstructions;
-  stats["interp.blocks"] = c.blocks;
-  stats["interp.warps"] = c.warps;
-  stats["interp.threads"] = c.threads;
-  stats["interp.divergent_branches"] = c.divergentBranches;
-  stats["interp.barriers"] = c.barriers;
-  for (int i = 0; i < isa::kNumOpClasses; ++i) {
-    std::string n(isa::className(static_cast<isa::OpClass>(i)));
-    stats["interp.warp." + n] = c.warpByClass[i];
-    stats["interp.thread." + n] = c.threadByClass[i];
-  }
-  if (limit) {
-    const auto& l = *limit;
-    stats["limit.eligible"] = l.eligible;
-    stats["limit.grid_redundant"] = l.gridRedundant;
-    stats["limit.tb_redundant"] = l.tbRedundant;
-    stats["limit.warp_redundant"] = l.warpRedundant;
-    stats["limit.uv_intra_warp_ops"] = l.uvIntraWarpOps;
-    stats["limit.tb_eliminable"] = l.tbEliminable;
-    stats["limit.grid_eliminable"] = l.gridEliminable;
-    stats["limit.tb_redundant.uniform"] = l.tbByStructure[0];
-    stats["limit.tb_redundant.affine"] = l.tbByStructure[1];
-    stats["limit.tb_redundant.unstructured"] = l.tbByStructure[2];
-  }
-  if (bow) addBowStats(stats, *bow);
-  return stats;
+  isa::ExecCounts counts = c;  // the registry keeps counters' addresses: copies it may hold
+  std::optional<isa::LimitStudyResult> limitCopy;
+  std::optional<isa::BowStudyResult> bowCopy;
+  if (limit) limitCopy = *limit;
+  if (bow) bowCopy = *bow;
+  stats::Registry r;
+  registerInterpreterStats(r, counts, limitCopy ? &*limitCopy : nullptr, bowCopy ? &*bowCopy : nullptr);
+  return r.toJson();
 }
 
 nlohmann::json toJson(const EmulateResult& r) {
@@ -182,6 +164,7 @@ nlohmann::json toJson(const EmulateResult& r) {
   j["checks"] = {{"verify", r.verifyMessage.empty() ? "passed" : "failed"}};
   if (!r.verifyMessage.empty()) j["checks"]["verify_message"] = r.verifyMessage;
   j["stats"] = stats;
+  j["units"] = unitsOf(stats, nlohmann::json::object());
   j["host"] = {{"seconds", r.hostSeconds}};  // wall time: not deterministic, kept out of stats
   return j;
 }

@@ -42,8 +42,6 @@ nlohmann::json statsJson(const isa::ExecCounts& c, const isa::LimitStudyResult* 
                          const isa::BowStudyResult* bow = nullptr);
 // The BOW study as a table: IW 2..7 with read and write bypass fractions, and the IW-3 split.
 void printBowStudy(std::ostream& out, const isa::BowStudyResult& b);
-// Adds the study's counts as bow.* statistics (docs/bow.md).
-void addBowStats(nlohmann::json& stats, const isa::BowStudyResult& b);
 // Statistics as a flat map from hierarchical name to number, beside the run's identity.
 nlohmann::json toJson(const EmulateResult& r);
 

@@ -1,4 +1,5 @@
-// The BOW bypass-opportunity study of `simtlm emulate --bow-study`: table and statistics.
+// The BOW bypass-opportunity study of `simtlm emulate --bow-study`: its table (the statistics:
+// cli/interp_stats.cpp).
 #include <cstdio>
 
 #include "cli/emulate.h"
@@ -36,26 +37,6 @@ void printBowStudy(std::ostream& out, const isa::BowStudyResult& b) {
   std::snprintf(line, sizeof line, "    of the BOC-only results at IW 3: %.1f%% never read, %.1f%% read and not overwritten before the warp ended\n",
                 frac(b.bocUnread, b.writes), frac(b.bocAtExit, b.writes));
   out << line;
-}
-
-void addBowStats(nlohmann::json& stats, const isa::BowStudyResult& b) {
-  stats["bow.reads"] = b.reads;
-  stats["bow.writes"] = b.writes;
-  stats["bow.partial_writes"] = b.partialWrites;
-  stats["bow.iw3.boc_only.unread"] = b.bocUnread;
-  stats["bow.iw3.boc_only.at_exit"] = b.bocAtExit;
-  for (int iw = isa::BowStudyResult::kMinWindow; iw <= isa::BowStudyResult::kMaxWindow; ++iw) {
-    const auto& w = b.at(iw);
-    const std::string p = "bow.iw" + std::to_string(iw) + ".";
-    stats[p + "read_bypassed"] = w.readBypassed;
-    for (int d = 0; d < 3; ++d) stats[p + isa::bowDestName(static_cast<isa::BowDest>(d))] = w.dest[d];
-  }
-  for (int h = 0; h < 3; ++h) {
-    const std::string hn = isa::bowDestName(static_cast<isa::BowDest>(h));
-    stats["bow.hint." + hn] = b.hints[h];
-    for (int d = 0; d < 3; ++d)
-      stats["bow.hint." + hn + ".dynamic." + isa::bowDestName(static_cast<isa::BowDest>(d))] = b.hintVsDynamic[h][d];
-  }
 }
 
 }  // namespace simtlm::cli

@@ -3,6 +3,8 @@
 
 #include "cli/scenario_run.h"
 
+#include "cli/interp_stats.h"
+
 namespace simtlm::scenario {
 namespace {
 
@@ -159,6 +161,7 @@ nlohmann::json toJson(const ScenarioResult& r) {
   // A run that stopped keeps its statistics: those gathered until the stop.
   j["partial"] = !r.error.empty();
   j["stats"] = r.stats;
+  j["units"] = cli::unitsOf(r.stats, r.modelUnits.is_null() ? nlohmann::json::object() : r.modelUnits);  // name -> unit
   if (!r.energy.is_null()) j["energy"] = r.energy;
   if (!r.error.empty()) j["error"] = r.error;
   j["checks"] = nlohmann::json::array();

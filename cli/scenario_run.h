@@ -43,6 +43,8 @@ struct ScenarioResult {
   bool passed = false;
   bool limitStudy = true;
   double hostSeconds = 0;
+  nlohmann::json modelUnits;            // timing: name -> unit of every statistic the model
+                                        // registered (toJson's `units` adds the interpreter's)
   nlohmann::json energy;                // timing runs: the energy report (docs/energy.md)
   std::string energyText;               // its lines for the summary table
   std::string powerTrace;               // the power trace's file contents, when one was asked for

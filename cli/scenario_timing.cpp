@@ -2,19 +2,19 @@
 // functional interpreter as the reference for equals_interpreter checks and interp.* statistics.
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <memory>
 #include <regex>
 #include <stdexcept>
 
 #include "cli/config_loader.h"
+#include "cli/interp_stats.h"
 #include "cli/progress_monitor.h"
 #include "cli/run_limits.h"
 #include "cli/scenario_eval.h"
+#include "cli/timing_platform.h"
 #include "isa/diagnostics.h"
 #include "model/energy/power_trace.h"
 #include "model/gpu/platform.h"
-#include "model/mechanisms/registry.h"
 
 namespace simtlm::scenario {
 namespace {
@@ -96,7 +96,6 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   static bool elaborated = false;  // SystemC elaborates once per process
   if (elaborated) throw std::logic_error("runScenarioTimed: one timing simulation per process");
   elaborated = true;
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
 
   ScenarioResult r;
   r.scenario = &s;
@@ -121,7 +120,6 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
     return true;
   };
   config::GpuConfig cfg = s.config;  // the platform keeps a reference: it lives as long
-  mechanisms::configure(cfg, s.mechanism);  // one mechanism or a composition
   // The machine runs one warp size (gpu.warp_size): that of the launches, which the interpreter
   // runs too (a workload such as fig3 brings its own).
   for (const auto& st : steps) {
@@ -133,8 +131,9 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
                               ": the timing model runs one warp size (gpu.warp_size) per run");
   }
   if (!steps.empty()) cfg.gpu.warp_size = static_cast<int>(steps[0].config.warpSize);
-  auto top = std::make_unique<gpu::Platform>("top", cfg, registry, jobs);
+  auto top = cli::buildPlatform(cfg, s.mechanism, registry, jobs);
   checkStatNames(s, registry);
+  r.modelUnits = cli::unitsOf(registry);
 
   // The reference: the functional interpreter on its own memory.
   isa::GlobalMemory reference;

@@ -20,8 +20,9 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MECHANISMS = ["baseline", "darsie", "darsie-ignore-store", "darsie-no-cf-sync", "darsie-early-skip"]
 CONFIGS = ["tiny", "pascal"]
-# Fields that describe the host or the command line, not the simulated run.
-VOLATILE = {"host", "command", "config_file", "scenario"}
+# Fields that describe the host or the command line, not the simulated run (and the units:
+# what the statistics are, not what the run computed).
+VOLATILE = {"host", "command", "config_file", "scenario", "units"}
 
 
 def repo_relative(v):
