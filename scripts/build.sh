@@ -6,3 +6,4 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target simtlm
+echo "build.sh: build/simtlm is up to date (${SECONDS} s)"
