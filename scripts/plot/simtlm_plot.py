@@ -32,6 +32,7 @@ RC = {
     # Deterministic files: fixed SVG ids, text kept as text (searchable, restylable).
     "svg.hashsalt": "simtlm", "svg.fonttype": "none", "path.simplify": False,
 }
+VALUE_BOX = dict(facecolor="white", edgecolor="none", alpha=0.8, pad=0.6)  # behind bar values
 BAR_WIDTH = 0.8   # of a group's slot, shared by its bars
 INCH_PER_BAR = 0.16
 # -------------------------------------------------------------------------------------------------
@@ -113,7 +114,8 @@ def label_bars(ax, bars, values):
     for b, v in zip(bars, values):
         if v is not None:
             ax.annotate("%.2f" % v, (b.get_x() + b.get_width() / 2, b.get_height()), xytext=(0, 2),
-                        textcoords="offset points", ha="center", va="bottom", fontsize=6.5, rotation=90)
+                        textcoords="offset points", ha="center", va="bottom", fontsize=6.5, rotation=90,
+                        bbox=VALUE_BOX)
 
 
 def mean_legend(ax, mean_label, reverse=False):
@@ -178,7 +180,7 @@ def stacked_bars(plt, title, ylabel, bars, components, values, n_means, mean_lab
         bottom = [a + v for a, v in zip(bottom, values[c])]
     for b, total in enumerate(bottom):
         ax.annotate("%.2f" % total, (b, total), xytext=(0, 2), textcoords="offset points", ha="center",
-                    va="bottom", fontsize=7)
+                    va="bottom", fontsize=7, bbox=VALUE_BOX)
     if reference is not None:
         ax.axhline(reference, **REFERENCE_LINE)
     if n_means and n > n_means:
@@ -248,8 +250,8 @@ def sweep_figures(plt, path, outdir, name):
                      "geometric mean", 1.0, os.path.join(outdir, stem), xlabel if grid_keys else None)
 
     if series and groups:
-        ratio_figure("speedup", "fig8_speedup", "speedup over baseline (DARSIE Fig. 8; Fig. 12 with "
-                     "darsie-no-cf-sync)", "speedup")
+        fig12 = "; Fig. 12 with darsie-no-cf-sync" if "darsie-no-cf-sync" in series else ""
+        ratio_figure("speedup", "fig8_speedup", "speedup over baseline (DARSIE Fig. 8%s)" % fig12, "speedup")
         ratio_figure("instructions_vs_baseline", "fig9_instructions",
                      "warp instructions executed vs baseline (DARSIE Fig. 9/10)", "executed / baseline")
         if any((number(r["energy_pj"], "%s:%d: column energy_pj" % (path, n)) or 0) > 0 for n, r in rows):
