@@ -20,6 +20,7 @@ import sys
 PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
            "#9c755f", "#bab0ac", "#1f77b4", "#8c564b", "#17becf", "#bcbd22", "#7f7f7f", "#d62728",
            "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5"]
+EXTRA_HATCHES = ["", "..", "oo"]  # series beyond the palette's length: the colours again, dotted
 GEOMEAN_HATCH = "///"          # hatching of the geometric-mean (and average) bars
 REFERENCE_LINE = dict(color="#555555", linestyle="--", linewidth=0.9)  # the baseline at 1
 SEPARATOR_LINE = dict(color="#333333", linestyle=":", linewidth=1.0)   # before the means
@@ -109,6 +110,11 @@ def colour(i):
     return PALETTE[i % len(PALETTE)]
 
 
+def hatch(i):
+    """No hatching for the first len(PALETTE) series; the ones after reuse the colours, hatched."""
+    return EXTRA_HATCHES[(i // len(PALETTE)) % len(EXTRA_HATCHES)]
+
+
 def label_bars(ax, bars, values):
     """The value above each mean bar: the number a reader looks for."""
     for b, v in zip(bars, values):
@@ -143,7 +149,7 @@ def grouped_bars(plt, title, ylabel, groups, series, values, n_means, mean_label
         xs = [g - BAR_WIDTH / 2 + w * (s + 0.5) for g in range(n)]
         hs = [v if v is not None else 0.0 for v in values[s]]
         top = max([top] + hs)
-        bars = ax.bar(xs, hs, w, color=colour(s), label=name, edgecolor="white", linewidth=0.3)
+        bars = ax.bar(xs, hs, w, color=colour(s), hatch=hatch(s), label=name, edgecolor="white", linewidth=0.3)
         for g in range(n - n_means, n):
             bars[g].set_hatch(GEOMEAN_HATCH)
             bars[g].set_edgecolor("black")
@@ -172,7 +178,7 @@ def stacked_bars(plt, title, ylabel, bars, components, values, n_means, mean_lab
     fig, ax = plt.subplots(figsize=(max(4.5, 2.5 + 0.45 * n), 3.8))
     bottom = [0.0] * n
     for c, name in enumerate(components):
-        rects = ax.bar(range(n), values[c], 0.6, bottom=bottom, color=colour(c), label=name,
+        rects = ax.bar(range(n), values[c], 0.6, bottom=bottom, color=colour(c), hatch=hatch(c), label=name,
                        edgecolor="white", linewidth=0.3)
         for b in range(n - n_means, n):
             rects[b].set_hatch(GEOMEAN_HATCH)
@@ -187,7 +193,8 @@ def stacked_bars(plt, title, ylabel, bars, components, values, n_means, mean_lab
         ax.axvline(n - n_means - 0.5, **SEPARATOR_LINE)
     ax.set_ylim(0, max(bottom + [reference or 0]) * 1.15 or 1.0)
     ax.set_xticks(range(n))
-    ax.set_xticklabels(bars, rotation=30 if n > 3 else 0, ha="right" if n > 3 else "center",
+    tilt = n > 6 or max(len(b) for b in bars) > 14  # upright while they fit side by side
+    ax.set_xticklabels(bars, rotation=30 if tilt else 0, ha="right" if tilt else "center",
                        rotation_mode="anchor")
     for t in ax.get_xticklabels()[n - n_means:]:
         t.set_fontweight("bold")
@@ -326,8 +333,8 @@ def power_figure(plt, path, out):
     base = [0.0] * len(rows)
     for i, u in enumerate(units):  # steps: each window's mean power over the window
         upper = [b + v for b, v in zip(base, series[u])]
-        ax.fill_between(t, base + base[-1:], upper + upper[-1:], step="post", color=colour(i), label=u[:-2],
-                        linewidth=0)
+        ax.fill_between(t, base + base[-1:], upper + upper[-1:], step="post", facecolor=colour(i), hatch=hatch(i),
+                        edgecolor="white", label=u[:-2], linewidth=0)
         base = upper
     total = [num(n, r, "total_w") for n, r in rows]
     ax.step(t, total + total[-1:], where="post", color="black", linewidth=0.9, label="total")
