@@ -14,6 +14,7 @@
 #include "cli/microbench.h"
 #include "cli/energy_options.h"
 #include "cli/options.h"
+#include "cli/plot.h"
 #include "cli/results.h"
 #include "cli/run_limits.h"
 #include "cli/scenario_run.h"
@@ -57,7 +58,7 @@ const char* kUsage =
     "                            the interpreter; --contract: the mechanism contract instead)\n"
     "  mechanisms [--names]      the mechanisms the timing model runs\n"
     "  compare SCENARIO.yaml [--mechanisms baseline,darsie] [--config FILE.ini]\n"
-    "          [--set key=value]... [--json OUT] [--jobs N] [--chart OUT.svg]\n"
+    "          [--set key=value]... [--json OUT] [--jobs N] [--chart OUT.svg|OUT.png]\n"
     "          [--max-cycles N] [--max-instructions N]\n"
     "          [--energy TABLE.yaml] [--energy-voltage V] [--energy-clock MHz]\n"
     "                            run a scenario once per mechanism (one child process each):\n"
@@ -65,7 +66,9 @@ const char* kUsage =
     "                            per component (normalized to baseline) side by side\n"
     "  sweep SWEEP.yaml [--out DIR] [--jobs N] [--print-commands]\n"
     "                            scenarios x mechanisms x parameters, one child per point;\n"
-    "                            results.csv and Fig. 8/9/11 as SVG (docs/sweeps.md)\n"
+    "                            results.csv and Fig. 1/2/8/9/11 as PNG and SVG (docs/sweeps.md)\n"
+    "  plot sweep RESULTS.csv OUTDIR | energy COMPARE.json OUT | power POWER.csv OUT\n"
+    "                            draw figures with matplotlib (scripts/plot/simtlm_plot.py)\n"
     "  faults SCENARIO.yaml [--mechanism uv] [--target alu|register] [--injections N]\n"
     "          [--seed S] [--config FILE.ini] [--set key=value]... [--jobs N] [--json OUT]\n"
     "                            UV fault-injection campaign: one flipped bit per child run,\n"
@@ -377,9 +380,11 @@ int run(int argc, char** argv) {
     if (cmd == "stats") return cmdStats(rest);
     if (cmd == "compare") return cmdCompare(rest);
     if (cmd == "sweep") return cmdSweep(rest);
+    if (cmd == "plot") return cmdPlot(rest);
     if (cmd == "faults") return cmdFaults(rest);
     if (cmd == "darsie-storage") return cmdDarsieStorage(rest);
-    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, faults, bench, microbench, asm, disasm, workloads, mechanisms, params, stats, darsie-storage; see simtlm --help)\n";
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, plot, faults, bench, microbench, asm, disasm, workloads, mechanisms, params, stats, darsie-storage; see simtlm --help)
+";
     return 2;
   } catch (const HelpShown&) {
     return 0;

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cli/compare_energy.h"
+#include "cli/plot.h"
 #include "cli/energy_options.h"
 #include "cli/options.h"
 #include "cli/results.h"
@@ -163,7 +164,7 @@ int cmdCompare(const std::vector<std::string>& args) {
       "set", po::value<std::vector<std::string>>()->composing(), "override key=value after the scenario's")(
       "json", po::value<std::string>(), "write every mechanism's summary as JSON")(
       "jobs", po::value<int>()->default_value(1), "child processes at once, 1..64")(
-      "chart", po::value<std::string>(), "write a stacked per-component energy bar chart (SVG)");
+      "chart", po::value<std::string>(), "draw stacked energy per component as OUT.svg and OUT.png (matplotlib)");
   addLimitOptions(desc, true);
   addEnergyOptions(desc, false);
   po::variables_map vm = parseCommand("compare", "compare SCENARIO.yaml [options]", desc, {{"scenario", "SCENARIO"}}, args);
@@ -197,8 +198,11 @@ int cmdCompare(const std::vector<std::string>& args) {
   if (vm.count("chart")) {
     chart = vm["chart"].as<std::string>();
     const auto dot = chart.rfind('.');
-    if (dot == std::string::npos || chart.substr(dot) != ".svg")
-      throw std::invalid_argument("--chart '" + chart + "': the chart is written as SVG; name the file OUT.svg");
+    if (dot == std::string::npos || (chart.substr(dot) != ".svg" && chart.substr(dot) != ".png"))
+      throw std::invalid_argument("--chart '" + chart + "': name the chart OUT.svg or OUT.png (both are written)");
+    // Before minutes of simulation: the one output asked for that cannot be made.
+    if (const std::string why = plottingUnavailable(); !why.empty())
+      throw std::invalid_argument("--chart: cannot draw the chart: " + why + " (or leave out --chart)");
   }
 
   const std::string dir = std::filesystem::temp_directory_path().string() + "/simtlm-compare-" + std::to_string(getpid());
@@ -249,7 +253,17 @@ int cmdCompare(const std::vector<std::string>& args) {
   }
   j["result"] = ok ? "passed" : "failed";
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), j);
-  if (!chart.empty()) writeFileAtomically(chart, energyChartSvg(s.name, energyCols, refIndex));
+  if (!chart.empty()) {  // drawn from the JSON: --json's file, or a temporary one
+    const std::string json = vm.count("json") ? vm["json"].as<std::string>() : dir + ".json";
+    if (!vm.count("json")) writeJsonAtomically(json, j);
+    try {
+      runPlotScript({"energy", json, chart});
+    } catch (...) {
+      if (!vm.count("json")) std::filesystem::remove(json);
+      throw;
+    }
+    if (!vm.count("json")) std::filesystem::remove(json);
+  }
   if (ok) std::cout << "compare " << s.name << ": every mechanism PASSED every check\n";
   return ok ? 0 : 1;
 }

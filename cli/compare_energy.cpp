@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "model/energy/catalogue.h"
-#include "model/energy/chart.h"
 
 namespace simtlm::cli {
 namespace {
@@ -97,24 +96,6 @@ nlohmann::json energySummaryJson(const EnergyColumn& col, const EnergyColumn& re
     j["normalized"]["components"][name] = norm(c.value("total_pj", 0.0), componentPj(ref, name));
   }
   return j;
-}
-
-std::string energyChartSvg(const std::string& scenario, const std::vector<EnergyColumn>& cols, size_t reference) {
-  const EnergyColumn& ref = cols[reference];
-  const double total = ref.have ? ref.report.value("total_pj", 0.0) : 0.0;
-  if (total <= 0)
-    throw std::runtime_error("--chart: the reference mechanism '" + ref.mechanism + "' has no energy report to normalize to");
-  const std::vector<std::string> names = components(cols);
-  std::vector<energy::ChartBar> bars;
-  for (const auto& c : cols) {
-    if (!c.have) continue;
-    energy::ChartBar b{c.mechanism, {}};
-    for (const auto& n : names) b.segments.push_back(componentPj(c, n));
-    bars.push_back(std::move(b));
-  }
-  const std::string title = "energy per component, " + scenario + " (normalized to " + ref.mechanism + ", table " +
-                            ref.report["table"].value("name", "") + ")";
-  return energy::stackedBarSvg(title, names, bars, total);
 }
 
 }  // namespace simtlm::cli

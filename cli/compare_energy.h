@@ -1,5 +1,6 @@
 // The energy part of `simtlm compare`: each child's `energy` report side by side, normalized to
-// the reference mechanism (baseline when listed), and the stacked per-component bar chart.
+// the reference mechanism (baseline when listed); `compare --chart` draws them from the JSON
+// (scripts/plot/simtlm_plot.py energy).
 #pragma once
 
 #include <string>
@@ -20,8 +21,5 @@ struct EnergyColumn {
 void printEnergyTable(const std::vector<EnergyColumn>& cols, size_t reference);
 // One mechanism's energy summary for the compare JSON (absolute and normalized).
 nlohmann::json energySummaryJson(const EnergyColumn& col, const EnergyColumn& ref);
-// The SVG chart of every column with a report, normalized to the reference's total energy.
-// Throws std::runtime_error when the reference has no report.
-std::string energyChartSvg(const std::string& scenario, const std::vector<EnergyColumn>& cols, size_t reference);
 
 }  // namespace simtlm::cli

@@ -45,12 +45,16 @@ void stopChildrenOnSignal() {
 }
 
 ChildResult runSelf(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"simtlm"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return runProgram("/proc/self/exe", argv);
+}
+
+ChildResult runProgram(const std::string& program, const std::vector<std::string>& args) {
   // argv is built before fork: the child only calls async-signal-safe functions, so callers
   // may start children from several threads (compare --jobs).
   std::vector<std::string> copy = args;
-  std::string self = "simtlm";
   std::vector<char*> argv;
-  argv.push_back(self.data());
   for (auto& a : copy) argv.push_back(a.data());
   argv.push_back(nullptr);
   int fds[2];
@@ -67,7 +71,7 @@ ChildResult runSelf(const std::vector<std::string>& args) {
     signal(SIGTERM, SIG_DFL);
     dup2(fds[1], 1);  // dup2 clears close-on-exec on 1 and 2
     dup2(fds[1], 2);
-    execv("/proc/self/exe", argv.data());
+    execv(program.c_str(), argv.data());
     _exit(127);
   }
   close(fds[1]);

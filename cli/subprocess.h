@@ -1,5 +1,6 @@
 // Running simtlm itself as a child process: one simulation per process (SystemC elaborates
 // once), so commands that need several simulations (bench, compare, sweep) start one child each.
+// Also the plotting script (cli/plot.h).
 #pragma once
 
 #include <string>
@@ -14,6 +15,9 @@ struct ChildResult {
 
 // Runs this program (/proc/self/exe) with `args` and waits for it.
 ChildResult runSelf(const std::vector<std::string>& args);
+// Runs `program` (a path, not searched on PATH) with `argv` (argv[0] first) and waits for it;
+// exit code 127 when it cannot be started.
+ChildResult runProgram(const std::string& program, const std::vector<std::string>& argv);
 
 // From now on SIGINT and SIGTERM to this process first send SIGTERM to every child runSelf has
 // running, then end the process as the signal would have (a sweep or compare stopped with

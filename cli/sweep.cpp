@@ -117,16 +117,19 @@ int cmdSweep(const std::vector<std::string>& args) {
   for (const auto& f : failures) std::cerr << "simtlm sweep: no result for " << f << "\n";
 
   const SweepTable table = aggregateSweep(spec, jsonOf);
-  writeSweepOutputs(spec, table, out);
   printSweepTable(std::cout, table);
+  std::cout << std::flush;
+  const bool figures = writeSweepOutputs(spec, table, out);
   std::cout << "simtlm sweep " << spec.name << ": "
             << std::count_if(table.rows.begin(), table.rows.end(), [](const SweepRow& r) { return r.hasResult; }) << " of " << spec.points.size()
-            << " points with results; " << out << "/results.csv, " << out << "/fig8_speedup.svg, " << out
-            << "/fig9_instructions.svg" << (table.hasEnergy ? ", " + out + "/fig11_energy.svg" : "")
-            << (std::any_of(table.rows.begin(), table.rows.end(), [](const SweepRow& r) { return r.hasLimit; })
-                    ? ", " + out + "/fig1_redundancy.svg, " + out + "/fig2_taxonomy.svg"
-                    : "")
-            << "\n";
+            << " points with results; " << out << "/results.csv";
+  if (figures)
+    std::cout << "; figures (.png and .svg): " << out << "/fig8_speedup, " << out << "/fig9_instructions"
+              << (table.hasEnergy ? ", " + out + "/fig11_energy" : "")
+              << (std::any_of(table.rows.begin(), table.rows.end(), [](const SweepRow& r) { return r.hasLimit; })
+                      ? ", " + out + "/fig1_redundancy, " + out + "/fig2_taxonomy"
+                      : "");
+  std::cout << "\n";
   return failures.empty() && table.allPassed ? 0 : 1;
 }
 

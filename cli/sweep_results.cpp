@@ -9,7 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/plot.h"
 #include "cli/results.h"
+#include "model/common/log.h"
 
 namespace simtlm::cli {
 
@@ -141,7 +143,7 @@ void printSweepTable(std::ostream& out, const SweepTable& t) {
   }
 }
 
-void writeSweepOutputs(const SweepSpec& spec, const SweepTable& t, const std::string& dir) {
+bool writeSweepOutputs(const SweepSpec& spec, const SweepTable& t, const std::string& dir) {
   std::ostringstream csv;
   csv << "scenario,mechanism";
   for (const auto& k : spec.gridKeys) csv << "," << k;
@@ -168,7 +170,12 @@ void writeSweepOutputs(const SweepSpec& spec, const SweepTable& t, const std::st
   }
   writeFileAtomically(dir + "/results.csv", csv.str());
 
-  writeSweepFigures(spec, t, dir);
+  if (const std::string why = plottingUnavailable(); !why.empty()) {
+    log::get("cli.plot").warn("no figures for sweep {}: {}; {}/results.csv is written", spec.name, why, dir);
+    return false;
+  }
+  runPlotScript({"sweep", dir + "/results.csv", dir, "--name", spec.name});
+  return true;
 }
 
 }  // namespace simtlm::cli

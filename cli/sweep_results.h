@@ -1,7 +1,7 @@
 // The results of a sweep: one row per point that has a result file, with ratios to the
 // `baseline` point of the same scenario and grid values; written as results.csv and drawn as
 // DARSIE's Fig. 1/2 (the limit study of the baseline points), Fig. 8 (speedup), Fig. 9
-// (instructions executed) and Fig. 11 (energy) in SVG (cli/sweep_figures.cpp).
+// (instructions executed) and Fig. 11 (energy) by the plotting script (cli/plot.h).
 #pragma once
 
 #include <array>
@@ -39,21 +39,13 @@ struct SweepTable {
 SweepTable aggregateSweep(const SweepSpec& spec, const std::function<std::string(const SweepPoint&)>& jsonOf);
 // A short human table: per point cycles and the ratios to baseline, then the geometric means.
 void printSweepTable(std::ostream& out, const SweepTable& t);
-// results.csv and the figures, in `dir` (each written atomically).
-void writeSweepOutputs(const SweepSpec& spec, const SweepTable& t, const std::string& dir);
+// results.csv (written atomically), then the figures drawn from it, in `dir`. Without
+// matplotlib: a warning with the install hint, and false. Throws std::runtime_error when the
+// plotting script fails.
+bool writeSweepOutputs(const SweepSpec& spec, const SweepTable& t, const std::string& dir);
 
 // Integral values (cycles, counts) exactly, others to 6 significant digits: for the CSV and charts.
 std::string formatNumber(double v);
 // "scenario key=value ...": the points that share a baseline.
 std::string pointGroup(const SweepPoint& p);
-// The figures (written atomically into `dir`): fig1_redundancy.svg and fig2_taxonomy.svg from
-// the baseline rows' limit study, fig8_speedup.svg, fig9_instructions.svg, fig11_energy.svg with
-// geometric means over the 1D groups, the 2D groups and all.
-void writeSweepFigures(const SweepSpec& spec, const SweepTable& t, const std::string& dir);
-
-// A grouped bar chart: one group per label, one bar per series; a dashed line at `reference`.
-std::string groupedBarSvg(const std::string& title, const std::string& yLabel, const std::vector<std::string>& groups,
-                          const std::vector<std::string>& series, const std::vector<std::vector<double>>& values,
-                          double reference);
-
 }  // namespace simtlm::cli

@@ -19,7 +19,7 @@ for f in bin/simtlm lib/cmake/simtlm/simtlmConfig.cmake lib/cmake/simtlm/simtlmC
          lib/cmake/simtlm/simtlmTargets.cmake lib/libsimtlm_model.a include/simtlm/model/gpu/gpu.h \
          include/simtlm/isa/opcodes.def share/simtlm/configs/energy/default.yaml \
          share/simtlm/workloads/kernels/vecadd.s share/simtlm/scenarios/vecadd.yaml \
-         share/simtlm/examples/user_platform/CMakeLists.txt; do
+         share/simtlm/examples/user_platform/CMakeLists.txt share/simtlm/scripts/plot/simtlm_plot.py; do
   [ -e "$work/first/$f" ] || fail "the installation lacks $f"
 done
 grep -q "$work/first" "$work/first/lib/cmake/simtlm/simtlmTargets.cmake" && fail "simtlmTargets.cmake names the prefix: not relocatable"
