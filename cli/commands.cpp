@@ -383,8 +383,7 @@ int run(int argc, char** argv) {
     if (cmd == "plot") return cmdPlot(rest);
     if (cmd == "faults") return cmdFaults(rest);
     if (cmd == "darsie-storage") return cmdDarsieStorage(rest);
-    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, plot, faults, bench, microbench, asm, disasm, workloads, mechanisms, params, stats, darsie-storage; see simtlm --help)
-";
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, plot, faults, bench, microbench, asm, disasm, workloads, mechanisms, params, stats, darsie-storage; see simtlm --help)\n";
     return 2;
   } catch (const HelpShown&) {
     return 0;
