@@ -15,6 +15,17 @@ struct ChildResult {
 // Runs this program (/proc/self/exe) with `args` and waits for it.
 ChildResult runSelf(const std::vector<std::string>& args);
 
+// Runs another program, found on PATH like a shell would (argv[0]), with stdin from /dev/null,
+// and waits for it; stdout and stderr are kept apart (for sbatch, squeue: their answer on stdout,
+// their complaint on stderr). exitCode 127: it could not be started.
+struct ProgramResult {
+  int exitCode = -1;  // -1: it died by a signal
+  std::string out, err;
+};
+ProgramResult runProgram(const std::vector<std::string>& argv);
+// The absolute path of `name` on PATH, or "" when it is not there.
+std::string findOnPath(const std::string& name);
+
 // From now on SIGINT and SIGTERM to this process first send SIGTERM to every child runSelf has
 // running, then end the process as the signal would have (a sweep or compare stopped with
 // Ctrl-C or kill leaves no simulation behind).
