@@ -2,10 +2,9 @@
 # and slurmd with their key, configuration, sockets, ports, state and logs in one temporary
 # folder, so that nothing of the machine's own Slurm or MUNGE (if any) is used or disturbed.
 #   slurm_cluster_start DIR   starts the daemons (SLURM_CONF exported), or returns 77 with a reason
-#   slurm_cluster_stop        stops what slurm_cluster_start started (always safe to call)
+#   slurm_cluster_stop DIR    stops the daemons started in DIR (always safe to call, also from
+#                             another process: ctest's cleanup fixture, should the test be killed)
 # 77 is the tests' skip code (ctest SKIP_RETURN_CODE): Slurm cannot be started here.
-
-slurm_cluster_pids=()
 
 slurm_skip() { echo "SKIP: cannot start a local Slurm: $*" >&2; return 77; }
 
@@ -32,7 +31,7 @@ slurm_cluster_start() {
   munged --force --socket="$dir"/munge/socket --key-file="$dir"/munge/munge.key \
     --pid-file="$dir"/munge/munged.pid --log-file="$dir"/munge/munged.log --seed-file="$dir"/munge/seed \
     > "$dir"/munge/start.log 2>&1 || { cat "$dir"/munge/start.log >&2; slurm_skip "munged did not start"; return 77; }
-  [ -s "$dir"/munge/munged.pid ] && slurm_cluster_pids+=("$(cat "$dir"/munge/munged.pid)")
+  [ -s "$dir"/munge/munged.pid ] && cat "$dir"/munge/munged.pid >> "$dir"/pids
   local node ctld_port slurmd_port cpus
   node=$(hostname -s)
   ctld_port=$(slurm_free_port)
@@ -74,9 +73,9 @@ PartitionName=debug Nodes=$node Default=YES MaxTime=INFINITE State=UP
 CONF
   export SLURM_CONF=$dir/slurm.conf
   slurmctld -D -i -f "$SLURM_CONF" > "$dir"/slurmctld.out 2>&1 &
-  slurm_cluster_pids+=($!)
+  echo $! >> "$dir"/pids
   slurmd -D -f "$SLURM_CONF" -N "$node" > "$dir"/slurmd.out 2>&1 &
-  slurm_cluster_pids+=($!)
+  echo $! >> "$dir"/pids
   # Up when the node is idle: bounded, 30 s.
   local i state=""
   for i in $(seq 1 60); do
@@ -91,11 +90,19 @@ CONF
 }
 
 slurm_cluster_stop() {
-  local pid
-  for pid in "${slurm_cluster_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${slurm_cluster_pids[@]}"; do
+  local dir=$1 pid live=()
+  [ -f "$dir"/pids ] || return 0
+  # Only processes that are still this cluster's daemons (their command line names DIR): a pid
+  # recorded long ago may belong to something else by now.
+  while read -r pid; do
+    tr '\0' ' ' < /proc/"$pid"/cmdline 2>/dev/null | grep -qF "$dir/" && live+=("$pid")
+  done < "$dir"/pids
+  # Jobs first (their steps run under slurmd), while the controller is still up.
+  [ ${#live[@]} -gt 0 ] && SLURM_CONF="$dir"/slurm.conf timeout 5 scancel -u "$(id -un)" 2>/dev/null
+  for pid in "${live[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${live[@]}"; do
     for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$pid" 2>/dev/null || true
   done
-  slurm_cluster_pids=()
+  rm -f "$dir"/pids
 }

@@ -4,7 +4,12 @@
 add_test(NAME cli.sweep_slurm
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/slurm/check_sweep_slurm.sh $<TARGET_FILE:simtlm>
           ${CMAKE_CURRENT_SOURCE_DIR}/slurm/two_by_two.yaml ${CMAKE_CURRENT_BINARY_DIR}/sweep-slurm)
-set_tests_properties(cli.sweep_slurm PROPERTIES TIMEOUT 240 SKIP_RETURN_CODE 77 LABELS slurm RUN_SERIAL TRUE)
+set_tests_properties(cli.sweep_slurm PROPERTIES TIMEOUT 240 SKIP_RETURN_CODE 77 LABELS slurm
+  FIXTURES_REQUIRED slurm_cluster)
+# Runs after cli.sweep_slurm however it ended (even killed at its timeout): stops its daemons.
+add_test(NAME cli.sweep_slurm_stop_cluster
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/slurm/stop_cluster.sh ${CMAKE_CURRENT_BINARY_DIR}/sweep-slurm)
+set_tests_properties(cli.sweep_slurm_stop_cluster PROPERTIES TIMEOUT 30 LABELS slurm FIXTURES_CLEANUP slurm_cluster)
 
 set(SLURM_SWEEP ${CMAKE_CURRENT_SOURCE_DIR}/slurm/two_by_two.yaml)
 set(SLURM_OUT ${CMAKE_CURRENT_BINARY_DIR}/sweep-slurm-errors)
