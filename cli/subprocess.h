@@ -26,6 +26,9 @@ ProgramResult runProgram(const std::vector<std::string>& argv);
 // The absolute path of `name` on PATH, or "" when it is not there.
 std::string findOnPath(const std::string& name);
 
+// `w` as one shell word: as it is when it can be, else in single quotes.
+std::string shellQuote(const std::string& w);
+
 // From now on SIGINT and SIGTERM to this process first send SIGTERM to every child runSelf has
 // running, then end the process as the signal would have (a sweep or compare stopped with
 // Ctrl-C or kill leaves no simulation behind).

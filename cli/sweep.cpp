@@ -30,16 +30,6 @@ namespace po = boost::program_options;
 namespace simtlm::cli {
 namespace {
 
-// A shell word: quoted only when it has to be.
-std::string shellWord(const std::string& w) {
-  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:") ==
-                        std::string::npos)
-    return w;
-  std::string q = "'";
-  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 // A point is done when its result file says it passed: a failed point runs again on resume.
 bool hasResult(const std::string& json) {
   std::ifstream in(json);
@@ -103,8 +93,8 @@ int cmdSweep(const std::vector<std::string>& args) {
 
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   auto commandOf = [&](const SweepPoint& p) {
-    std::string line = shellWord(self);
-    for (const auto& a : p.runArgs(spec.configFile, spec.energyFile, jsonOf(p))) line += " " + shellWord(a);
+    std::string line = shellQuote(self);
+    for (const auto& a : p.runArgs(spec.configFile, spec.energyFile, jsonOf(p))) line += " " + shellQuote(a);
     return line;
   };
   if (vm.count("print-commands")) {  // the batch system runs them; `sweep` again aggregates

@@ -92,7 +92,8 @@ class SlurmSweep {
  public:
   SlurmSweep(const SweepSpec& spec, const std::string& outDir, const SweepFiles& files, const SlurmOptions& o)
       : spec_(spec), files_(files), o_(o), out_(fs::absolute(outDir).lexically_normal().string()),
-        dir_(out_ + "/slurm"), statePath_(dir_ + "/state.json"), shownOut_(outDir) {}
+        dir_(out_ + "/slurm"), statePath_(dir_ + "/state.json"), shownOut_(outDir),
+        again_("simtlm sweep " + shellQuote(spec.file) + " --out " + shellQuote(outDir)) {}
 
   SlurmOutcome run() {
     loadState();
@@ -107,8 +108,8 @@ class SlurmSweep {
       std::string error;
       if (queueState(last, error).known || !error.empty()) {
         if (!o_.collect)
-          throw std::runtime_error("job " + last + " of this sweep is still in Slurm's queue: wait for it with `simtlm sweep " +
-                                   spec_.file + " --out " + shownOut_ + " --collect`, or cancel it with `scancel " + last + "`");
+          throw std::runtime_error("job " + last + " of this sweep is still in Slurm's queue: wait for it with `" + again_ +
+                                   " --collect`, or cancel it with `scancel " + last + "`");
         if (!o_.wait) return reportQueued(last);
         if (!waitFor(last)) return SlurmOutcome::kStillQueued;
       }
@@ -124,12 +125,14 @@ class SlurmSweep {
     const std::string job = submit(todo);
     if (!o_.wait) {
       std::cout << "simtlm sweep " << spec_.name << ": submitted job array " << job << " (" << todo.size()
-                << (todo.size() == 1 ? " task" : " tasks") << "); follow it with `squeue -j " << job << "`, then collect the results with `simtlm sweep "
-                << spec_.file << " --out " << shownOut_ << " --collect`\n";
+                << (todo.size() == 1 ? " task" : " tasks") << "); follow it with `squeue -j " << job << "`, then collect the results with `"
+                << again_ << " --collect`\n";
       return SlurmOutcome::kSubmitted;
     }
     if (!waitFor(job)) return SlurmOutcome::kStillQueued;
-    reportMissing(state_["submissions"].back());
+    if (reportMissing(state_["submissions"].back()) > 0)
+      std::cerr << "simtlm sweep " << spec_.name << ": submit the points without a passed result again with `" << again_
+                << " --collect`\n";
     return SlurmOutcome::kFinished;
   }
 
@@ -139,8 +142,8 @@ class SlurmSweep {
     if (!in) {
       if (o_.collect)
         throw std::runtime_error("--collect: '" + shownOut_ + "' holds no Slurm submission (no " + shownOut_ +
-                                 "/slurm/state.json): submit the sweep first with `simtlm sweep " + spec_.file +
-                                 " --out " + shownOut_ + " --backend slurm`");
+                                 "/slurm/state.json): submit the sweep first with `" + again_ +
+                                 " --backend slurm`");
       state_ = {{"sweep", fs::absolute(spec_.file).lexically_normal().string()}, {"name", spec_.name},
                 {"submissions", nlohmann::json::array()}};
       return;
@@ -205,6 +208,7 @@ class SlurmSweep {
       throw std::runtime_error("sbatch failed (exit " + std::to_string(r.exitCode) + "): " +
                                (r.err.empty() ? firstLine(r.out) : r.err.substr(0, r.err.find_last_not_of('\n') + 1)) +
                                "\n  command: " + joined(cmd));
+    std::cerr << r.err;  // sbatch's warnings, if any
     std::string job = firstLine(r.out);
     job = job.substr(0, job.find(';'));  // --parsable: "jobid[;cluster]"
     if (job.empty() || job.find_first_not_of("0123456789") != std::string::npos)
@@ -256,9 +260,9 @@ class SlurmSweep {
       }
       const double waited = std::chrono::duration<double>(now - start).count();
       if (o_.waitTimeout > 0 && waited >= o_.waitTimeout) {
-        std::cerr << "simtlm sweep " << spec_.name << ": job " << job << " is still in the queue after "
-                  << o_.waitTimeout << " s (--wait-timeout); it keeps running: collect its results with `simtlm sweep "
-                  << spec_.file << " --out " << shownOut_ << " --collect`, or cancel it with `scancel " << job << "`\n";
+        std::cerr << "simtlm sweep " << spec_.name << ": stopped waiting for job " << job << " after " << o_.waitTimeout
+                  << " s (--wait-timeout); the job stays in the queue: collect its results with `"
+                  << again_ << " --collect`, or cancel it with `scancel " << job << "`\n";
         return false;
       }
       double sleep = interval;
@@ -278,9 +282,10 @@ class SlurmSweep {
   }
 
   // The tasks of a finished array that left no passed result, with the end of their logs.
-  void reportMissing(const nlohmann::json& submission) {
+  size_t reportMissing(const nlohmann::json& submission) {
     const std::string job = submission.value("job", "");
     const auto ids = submission.value("points", std::vector<std::string>{});
+    size_t missing = 0;
     for (size_t i = 0; i < ids.size(); ++i) {
       const auto p = std::find_if(spec_.points.begin(), spec_.points.end(), [&](const SweepPoint& q) { return q.id() == ids[i]; });
       if (p == spec_.points.end() || files_.done(*p)) continue;
@@ -288,13 +293,16 @@ class SlurmSweep {
       std::cerr << "simtlm sweep: " << ids[i] << ": array task " << job << "_" << i << " left no passed result ("
                 << logFile << "):\n"
                 << tailOf(logFile, 6);
+      ++missing;
     }
+    return missing;
   }
 
   const SweepSpec& spec_;
   const SweepFiles& files_;
   SlurmOptions o_;
   const std::string out_, dir_, statePath_, shownOut_;
+  const std::string again_;  // "simtlm sweep FILE --out DIR": the command line to suggest
   nlohmann::json state_;
 };
 

@@ -69,6 +69,8 @@ done
 grep -q "^simtlm sweep: divergence__darsie: array task .* left no passed result" "$work/collect1.err" ||
   fail "--collect did not report the failed task"
 grep -q "is a folder" "$work/collect1.err" || fail "the failed task's log was not shown"
+grep -q "submit the points without a passed result again with .* --collect" "$work/collect1.err" ||
+  fail "--collect did not say how to rerun the failed point"
 grep -q "^  fig3_4x2 .*passed" "$work/collect1.out" || fail "--collect did not aggregate the points that passed"
 rmdir "$work/nowait/points/divergence__darsie.json"
 run collect2 0 sweep "$sweep" --out "$work/nowait" --collect --wait-timeout 60
@@ -78,7 +80,7 @@ cmp "$work/local/results.csv" "$work/nowait/results.csv" || fail "results.csv af
 # 3. A held array: waiting gives up, the array stays queued until released.
 run held 2 sweep "$sweep" --out "$work/held" --backend slurm --partition debug --sbatch-arg=--hold --wait-timeout 2
 job=$(state "$work/held" 's["submissions"][0]["job"]')
-grep -q "job $job is still in the queue after 2 s (--wait-timeout); it keeps running" "$work/held.err" ||
+grep -q "stopped waiting for job $job after 2 s (--wait-timeout); the job stays in the queue" "$work/held.err" ||
   fail "--wait-timeout was not reported"
 [ "$(squeue -h -r -j "$job" -o %T | sort -u)" = PENDING ] || fail "the held array should still be pending"
 run held_nowait 2 sweep "$sweep" --out "$work/held" --collect --no-wait
