@@ -107,6 +107,8 @@ class SlurmSweep {
       const std::string last = state_["submissions"].back().value("job", "");
       std::string error;
       if (queueState(last, error).known || !error.empty()) {
+        if (!o_.collect && !error.empty())
+          throw std::runtime_error(error + " (cannot tell whether job " + last + " of this sweep is still in the queue)");
         if (!o_.collect)
           throw std::runtime_error("job " + last + " of this sweep is still in Slurm's queue: wait for it with `" + again_ +
                                    " --collect`, or cancel it with `scancel " + last + "`");
