@@ -1,6 +1,6 @@
 # `simtlm sweep --backend slurm` (included by tests/CMakeLists.txt). The real test starts a
-# single-node Slurm on localhost (skipped, exit 77, where it cannot: no slurm-wlm/munge, not
-# root, daemons not up in 30 s); the error cases need no Slurm.
+# single-node Slurm on localhost as the calling user (skipped, exit 77, where it cannot: no
+# slurm-wlm/munge, the node not idle in 30 s); the error cases need no Slurm.
 add_test(NAME cli.sweep_slurm
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/slurm/check_sweep_slurm.sh $<TARGET_FILE:simtlm>
           ${CMAKE_CURRENT_SOURCE_DIR}/slurm/two_by_two.yaml ${CMAKE_CURRENT_BINARY_DIR}/sweep-slurm)
