@@ -50,7 +50,8 @@ int cmdSweep(const std::vector<std::string>& args) {
   po::options_description desc("sweep");
   desc.add_options()("sweep", po::value<std::string>()->required(), "the sweep file")(
       "out", po::value<std::string>(), "output directory (default: sweep-NAME)")(
-      "jobs", po::value<int>()->default_value(2), "child processes at once, 1..64")(
+      "jobs", po::value<int>()->default_value(2),
+      "local: child processes at once, 1..64; slurm: array tasks running at once (default: no limit)")(
       "print-commands", "print one command line per point (for a batch system) and stop")(
       "backend", po::value<std::string>()->default_value("local"),
       "where the points run: local (child processes) or slurm (one job array)")(
