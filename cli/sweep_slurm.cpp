@@ -1,6 +1,12 @@
 #include "cli/sweep_slurm.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -96,6 +102,7 @@ class SlurmSweep {
         again_("simtlm sweep " + shellQuote(spec.file) + " --out " + shellQuote(outDir)) {}
 
   SlurmOutcome run() {
+    lockFolder();
     loadState();
     std::vector<const SweepPoint*> todo;
     for (const SweepPoint& p : spec_.points)
@@ -139,6 +146,18 @@ class SlurmSweep {
   }
 
  private:
+  // One submitter or collector per folder at a time: two would submit the same points twice.
+  // The lock lasts as long as this process (the descriptor stays open).
+  void lockFolder() {
+    fs::create_directories(dir_);
+    const std::string path = dir_ + "/lock";
+    const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+      throw std::runtime_error("another `simtlm sweep` is submitting or collecting in '" + shownOut_ + "' (it holds " +
+                               path + "): let it finish, or collect later");
+  }
+
   void loadState() {
     std::ifstream in(statePath_);
     if (!in) {

@@ -9,7 +9,8 @@
 #      --collect runs it alone and the CSV matches;
 #   3. a held array (--sbatch-arg=--hold): --wait-timeout gives up (exit 2), --collect --no-wait
 #      reports it queued (exit 2), submitting again is refused; released, --collect finishes it;
-#   4. sbatch refusing (an unknown partition): its message and a non-zero exit.
+#   4. sbatch refusing (an unknown partition): its message and a non-zero exit;
+#   and a second collector on a folder that one already works in is refused.
 # Usage: check_sweep_slurm.sh SIMTLM SWEEP.yaml WORKDIR. Exit 77 (skip) where Slurm cannot start.
 set -uo pipefail
 simtlm=$1 sweep=$2 work=$3
@@ -76,6 +77,15 @@ rmdir "$work/nowait/points/divergence__darsie.json"
 run collect2 0 sweep "$sweep" --out "$work/nowait" --collect --wait-timeout 60
 [ "$(state "$work/nowait" 's["submissions"][2]["points"]')" = "['divergence__darsie']" ] || fail "the third array should hold the failed point alone"
 cmp "$work/local/results.csv" "$work/nowait/results.csv" || fail "results.csv after --collect differs from the local one"
+
+# One submitter or collector per folder at a time.
+flock "$work/nowait/slurm/lock" sleep 30 &
+locker=$!
+sleep 0.5
+run locked 1 sweep "$sweep" --out "$work/nowait" --collect
+kill "$locker"
+grep -q "another \`simtlm sweep\` is submitting or collecting in '$work/nowait'" "$work/locked.err" ||
+  fail "a second collector was not refused"
 
 # 3. A held array: waiting gives up, the array stays queued until released.
 run held 2 sweep "$sweep" --out "$work/held" --backend slurm --partition debug --sbatch-arg=--hold --wait-timeout 2
