@@ -1,5 +1,6 @@
 // Running simtlm itself as a child process: one simulation per process (SystemC elaborates
 // once), so commands that need several simulations (bench, compare, sweep) start one child each.
+// Also other programs (sweep --backend slurm: sbatch, squeue) and quoting for shell lines.
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 // `simtlm sweep SWEEP.yaml`: every point of a sweep (cli/sweep_spec.h) as its own `simtlm run`
-// child, several at a time (or as the tasks of a Slurm job array: cli/sweep_slurm.h); one result file per point (a point whose result exists is not run
-// again, so an interrupted sweep resumes); then results.csv and the figures (docs/sweeps.md).
+// child, several at a time, or as the tasks of a Slurm job array (cli/sweep_slurm.h); one result
+// file per point (a point whose result exists is not run again, so an interrupted sweep
+// resumes); then results.csv and the figures (docs/sweeps.md).
 #include "cli/sweep.h"
 #include "cli/options.h"
 #include "cli/results.h"
@@ -43,8 +44,8 @@ bool hasResult(const std::string& json) {
 
 }  // namespace
 
-static int aggregate(const SweepSpec& spec, const std::string& out, const std::function<std::string(const SweepPoint&)>& jsonOf,
-              bool everyPointRan);
+static int aggregate(const SweepSpec& spec, const std::string& out,
+                     const std::function<std::string(const SweepPoint&)>& jsonOf, bool everyPointRan);
 
 int cmdSweep(const std::vector<std::string>& args) {
   po::options_description desc("sweep");
@@ -159,8 +160,8 @@ int cmdSweep(const std::vector<std::string>& args) {
 
 // results.csv, the figures and the table on stdout, from the points' result files; the exit
 // status: 0 when every point has a result and passed its checks.
-static int aggregate(const SweepSpec& spec, const std::string& out, const std::function<std::string(const SweepPoint&)>& jsonOf,
-              bool everyPointRan) {
+static int aggregate(const SweepSpec& spec, const std::string& out,
+                     const std::function<std::string(const SweepPoint&)>& jsonOf, bool everyPointRan) {
   const SweepTable table = aggregateSweep(spec, jsonOf);
   writeSweepOutputs(spec, table, out);
   printSweepTable(std::cout, table);
