@@ -17,11 +17,12 @@ simtlm=$1 sweep=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here"/local_cluster.sh
 
+timeout=$(command -v timeout)  # (one run has no PATH)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # Runs simtlm, keeping stdout and stderr in $work/NAME.out/.err, and checks its exit status.
 run() {
   local name=$1 want=$2; shift 2
-  timeout 100 "$simtlm" "$@" > "$work/$name.out" 2> "$work/$name.err"
+  "$timeout" 100 "$simtlm" "$@" > "$work/$name.out" 2> "$work/$name.err"
   local rc=$?
   [ "$rc" -eq "$want" ] || { cat "$work/$name.out" "$work/$name.err" >&2; fail "$name: exit $rc, expected $want (simtlm $*)"; }
 }
@@ -51,9 +52,12 @@ for t in 0 1 2 3; do [ -s "$work/wait/slurm/logs/${job}_$t.log" ] || fail "no lo
 grep -q "submitted job array $job: 4 tasks" "$work/wait.err" || fail "the submission was not reported"
 diff <(grep -v "points with results" "$work/local.out") <(grep -v "points with results" "$work/wait.out") ||
   fail "the table on stdout differs from the local backend's"
-# Run again: every point has a result, nothing is submitted.
+# Run again: every point has a result, nothing is submitted; collecting it needs no Slurm.
 run again 0 sweep "$sweep" --out "$work/wait" --backend slurm
 [ "$(state "$work/wait" 'len(s["submissions"])')" = 1 ] || fail "a complete sweep was submitted again"
+rm "$work/wait/results.csv"
+PATH=/nonexistent run offline 0 sweep "$sweep" --out "$work/wait" --collect
+cmp "$work/local/results.csv" "$work/wait/results.csv" || fail "collecting a complete sweep without Slurm"
 
 # 2. --no-wait, a failing task, --collect.
 mkdir -p "$work/nowait/points/divergence__darsie.json"  # `run --json` refuses to write over a folder
