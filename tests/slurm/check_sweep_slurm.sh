@@ -85,7 +85,7 @@ cmp "$work/local/results.csv" "$work/nowait/results.csv" || fail "results.csv af
 # One submitter or collector per folder at a time.
 flock "$work/nowait/slurm/lock" sleep 30 &
 locker=$!
-sleep 0.5
+for _ in $(seq 1 100); do flock -n "$work/nowait/slurm/lock" true || break; sleep 0.1; done  # until it holds it
 run locked 1 sweep "$sweep" --out "$work/nowait" --collect
 kill "$locker"
 grep -q "another \`simtlm sweep\` is submitting or collecting in '$work/nowait'" "$work/locked.err" ||
