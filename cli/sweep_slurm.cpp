@@ -49,9 +49,10 @@ std::string firstLine(const std::string& s) {
   return l.empty() ? "(no message)" : l;
 }
 
+// A command line as a shell would take it (for messages, the job script's comment, logs).
 std::string joined(const std::vector<std::string>& words) {
   std::string s;
-  for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
+  for (const auto& w : words) s += (s.empty() ? "" : " ") + shellQuote(w);
   return s;
 }
 
@@ -216,9 +217,9 @@ class SlurmSweep {
                                 "# simtlm sweep " + spec_.name + ", submission " + std::to_string(k) +
                                     ": array task N runs line N+1 of tasks-" + std::to_string(k) + ".txt\n"
                                 "# submitted with: " + joined(cmd) + "\n"
-                                "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" '" + tasks + "')\n"
-                                "if [ -z \"$line\" ]; then echo \"simtlm sweep: no line for task $SLURM_ARRAY_TASK_ID in " +
-                                    tasks + "\" >&2; exit 2; fi\n"
+                                "tasks=" + shellQuote(tasks) + "\n"
+                                "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" \"$tasks\")\n"
+                                "if [ -z \"$line\" ]; then echo \"simtlm sweep: no line for task $SLURM_ARRAY_TASK_ID in $tasks\" >&2; exit 2; fi\n"
                                 "echo \"simtlm sweep: task $SLURM_ARRAY_TASK_ID on $(hostname): $line\" >&2\n"
                                 "eval \"exec $line\"\n");
     fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
