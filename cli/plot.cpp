@@ -31,7 +31,7 @@ std::string plottingUnavailable() {
   if (access(plotScript().c_str(), R_OK) != 0) return "the plotting script " + plotScript() + " is missing";
   if (access(python.c_str(), X_OK) != 0)
     return "there is no Python interpreter at " + python + " (SIMTLM_PYTHON); " + kInstallHint;
-  const ChildResult r = runProgram(python, {python, "-c", "import matplotlib"});
+  const ProgramResult r = runProgram({python, "-c", "import matplotlib"});
   if (r.exitCode != 0) return python + " cannot import matplotlib; " + kInstallHint;
   return "";
 }
@@ -39,10 +39,10 @@ std::string plottingUnavailable() {
 void runPlotScript(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {plotPython(), plotScript()};
   argv.insert(argv.end(), args.begin(), args.end());
-  const ChildResult r = runProgram(argv[0], argv);
+  const ProgramResult r = runProgram(argv);
   if (r.exitCode != 0)
     throw std::runtime_error("the plotting script failed (" + plotScript() + ", exit code " +
-                             std::to_string(r.exitCode) + "):\n" + r.output);
+                             std::to_string(r.exitCode) + "):\n" + r.out + r.err);
 }
 
 int cmdPlot(const std::vector<std::string>& args) {

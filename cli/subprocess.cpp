@@ -1,13 +1,17 @@
 #include "cli/subprocess.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 namespace simtlm::cli {
@@ -34,23 +38,9 @@ void onStopSignal(int sig) {
   raise(sig);
 }
 
-}  // namespace
-
-void stopChildrenOnSignal() {
-  struct sigaction sa {};
-  sa.sa_handler = onStopSignal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-
-ChildResult runSelf(const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {"simtlm"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return runProgram("/proc/self/exe", argv);
-}
-
-ChildResult runProgram(const std::string& program, const std::vector<std::string>& args) {
+// Runs `program` with `args` (argv[0] first), stdout and stderr into one string; tracked for
+// stopChildrenOnSignal.
+ChildResult runChild(const std::string& program, const std::vector<std::string>& args) {
   // argv is built before fork: the child only calls async-signal-safe functions, so callers
   // may start children from several threads (compare --jobs).
   std::vector<std::string> copy = args;
@@ -85,6 +75,108 @@ ChildResult runProgram(const std::string& program, const std::vector<std::string
   int status = 0;
   waitpid(pid, &status, 0);
   if (slot >= 0) gChildren[slot] = 0;
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace
+
+void stopChildrenOnSignal() {
+  struct sigaction sa {};
+  sa.sa_handler = onStopSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+ChildResult runSelf(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"simtlm"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return runChild("/proc/self/exe", argv);
+}
+
+std::string shellQuote(const std::string& w) {
+  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:") ==
+                        std::string::npos)
+    return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string findOnPath(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string dir = end > start ? dirs.substr(start, end - start) : ".";
+    const std::string f = dir + "/" + name;
+    if (access(f.c_str(), X_OK) == 0 && !std::filesystem::is_directory(f))
+      return std::filesystem::absolute(f).lexically_normal().string();
+    start = end + 1;
+  }
+  return "";
+}
+
+ProgramResult runProgram(const std::vector<std::string>& args) {
+  std::vector<std::string> copy = args;
+  std::vector<char*> argv;
+  for (auto& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int out[2], err[2];
+  if (pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe for " + args[0]);
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    close(out[0]);
+    close(out[1]);
+    throw std::runtime_error("cannot create a pipe for " + args[0]);
+  }
+  const pid_t pid = fork();
+  if (pid < 0) {
+    for (int fd : {out[0], out[1], err[0], err[1]}) close(fd);
+    throw std::runtime_error("cannot start " + args[0]);
+  }
+  if (pid == 0) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    const int null = open("/dev/null", O_RDONLY);
+    if (null >= 0) dup2(null, 0);
+    dup2(out[1], 1);
+    dup2(err[1], 2);
+    execvp(argv[0], argv.data());
+    _exit(127);
+  }
+  close(out[1]);
+  close(err[1]);
+  ProgramResult r;
+  // Both pipes at once: a program that fills one while we block on the other would never end.
+  pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  int live = 2;
+  char buf[4096];
+  while (live > 0) {
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        sinks[i]->append(buf, static_cast<size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --live;
+      }
+    }
+  }
+  for (const pollfd& f : fds)
+    if (f.fd >= 0) close(f.fd);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }

@@ -1,6 +1,7 @@
 // Running simtlm itself as a child process: one simulation per process (SystemC elaborates
 // once), so commands that need several simulations (bench, compare, sweep) start one child each.
-// Also the plotting script (cli/plot.h).
+// Also other programs (the plotting script; sweep --backend slurm: sbatch, squeue) and quoting for
+// shell lines.
 #pragma once
 
 #include <string>
@@ -15,9 +16,20 @@ struct ChildResult {
 
 // Runs this program (/proc/self/exe) with `args` and waits for it.
 ChildResult runSelf(const std::vector<std::string>& args);
-// Runs `program` (a path, not searched on PATH) with `argv` (argv[0] first) and waits for it;
-// exit code 127 when it cannot be started.
-ChildResult runProgram(const std::string& program, const std::vector<std::string>& argv);
+
+// Runs another program, found on PATH like a shell would (argv[0]), with stdin from /dev/null,
+// and waits for it; stdout and stderr are kept apart (for sbatch, squeue: their answer on stdout,
+// their complaint on stderr). exitCode 127: it could not be started.
+struct ProgramResult {
+  int exitCode = -1;  // -1: it died by a signal
+  std::string out, err;
+};
+ProgramResult runProgram(const std::vector<std::string>& argv);
+// The absolute path of `name` on PATH, or "" when it is not there.
+std::string findOnPath(const std::string& name);
+
+// `w` as one shell word: as it is when it can be, else in single quotes.
+std::string shellQuote(const std::string& w);
 
 // From now on SIGINT and SIGTERM to this process first send SIGTERM to every child runSelf has
 // running, then end the process as the signal would have (a sweep or compare stopped with

@@ -1,4 +1,5 @@
-// `simtlm sweep SWEEP.yaml [--out DIR] [--jobs N] [--print-commands]` (docs/sweeps.md).
+// `simtlm sweep SWEEP.yaml [--out DIR] [--jobs N] [--print-commands] [--backend local|slurm ...]`
+// (docs/sweeps.md).
 #pragma once
 
 #include <string>
