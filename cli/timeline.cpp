@@ -83,8 +83,8 @@ TimelineWriter::TimelineWriter(const TimelineRequest& request, int numSms, int w
     : req_(request), tmp_(request.file + ".tmp") {
   out_ = std::fopen(tmp_.c_str(), "wb");
   if (!out_) throw std::runtime_error("cannot write '" + req_.file + "': " + std::strerror(errno));
-  static char buffer[1 << 20];
-  std::setvbuf(out_, buffer, _IOFBF, sizeof buffer);
+  buffer_.resize(1 << 20);
+  std::setvbuf(out_, buffer_.data(), _IOFBF, buffer_.size());
   sms_.resize(static_cast<size_t>(numSms));
   for (Sm& s : sms_) s.warps.resize(static_cast<size_t>(warpSlots));
   std::fputs("{\"traceEvents\":[\n", out_);
@@ -190,8 +190,10 @@ void TimelineWriter::extend(int sm, int tid, Track& t, int kind, const char* wha
   }
   if (!same || r.end != at || (r.start < t.boundary && at >= t.boundary)) {
     flush(sm, tid, t);
-    r = Run{kind, what, at, at, 0, 0, pc, pc};
+    r = Run{kind, what, at, at, 0, 0, pc, pc, pc, pc};
   }
+  r.lastPcBefore = r.lastPc;
+  r.lastCycleFirstPc = pc;
   r.end = at + 1;
   r.count++;
   r.lastCount = 1;
@@ -200,16 +202,17 @@ void TimelineWriter::extend(int sm, int tid, Track& t, int kind, const char* wha
 
 void TimelineWriter::split(int sm, int tid, Track& t, uint64_t at) {
   Run& r = t.run;
-  t.boundary = at;
+  t.boundary = std::max(t.boundary, at);  // (a bar.sync's own cycle keeps its boundary after it)
   if (r.kind == kNone || r.end <= at) return flush(sm, tid, t);
   if (r.start >= at) return;
   // (The run can only have reached cycle `at` itself: events arrive in cycle order.)
   Run head = r;
   head.end = at;
   head.count -= r.lastCount;
+  head.lastPc = r.lastPcBefore;
   r.start = at;
   r.count = r.lastCount;
-  r.firstPc = r.lastPc;
+  r.firstPc = r.lastCycleFirstPc;
   std::swap(r, head);
   flush(sm, tid, t);
   r = head;

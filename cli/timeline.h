@@ -75,6 +75,7 @@ class TimelineWriter final : public sm::SmObserver {
     uint64_t start = 0, end = 0;
     uint32_t count = 0, lastCount = 0;  // instructions, and those of the last cycle
     uint32_t firstPc = 0, lastPc = 0;
+    uint32_t lastCycleFirstPc = 0, lastPcBefore = 0;  // the last cycle's first PC, the PC before it
   };
   struct Wait {  // a mechanism's wait between WaitBegin and WaitEnd
     const char* what;
@@ -119,6 +120,7 @@ class TimelineWriter final : public sm::SmObserver {
   TimelineRequest req_;
   std::string tmp_;
   std::FILE* out_ = nullptr;
+  std::vector<char> buffer_;  // out_'s (events are small: write them in large blocks)
   bool first_ = true, finished_ = false;
   std::vector<Sm> sms_;
   uint64_t base_ = 0, kernelStart_ = 0, lastSample_ = 0, now_ = 0, kernels_ = 0, events_ = 0;
