@@ -131,6 +131,7 @@ void TimelineWriter::barrierArrived(int sm, int slot, uint64_t cycle) {
   w.pipe.boundary = at + 1;  // (the bar.sync's cycle alone)
   w.atBarrier = true;
   w.barrierStart = at;
+  w.barrierMark = openEnclosing(w.pipe);
 }
 
 void TimelineWriter::barrierReleased(int sm, int slot, uint64_t cycle) {
@@ -139,7 +140,7 @@ void TimelineWriter::barrierReleased(int sm, int slot, uint64_t cycle) {
   const uint64_t at = ts(cycle);
   split(sm, slot, w.pipe, at);
   w.atBarrier = false;
-  if (at > w.barrierStart) span(sm, slot, "barrier", "barrier wait", w.barrierStart, at, "");
+  closeEnclosing(w.pipe, w.barrierMark, spanText(sm, slot, "barrier", "barrier wait", w.barrierStart, at, ""));
 }
 
 void TimelineWriter::warpExited(int sm, int slot, uint64_t cycle) {
@@ -155,14 +156,16 @@ void TimelineWriter::mechanismEvent(int sm, int slot, sm::MechanismEvent kind, c
     case sm::MechanismEvent::WaitCycle: return extend(sm, tid, w.mech, kWait, what, at, 0);
     case sm::MechanismEvent::WaitBegin:
       split(sm, tid, w.mech, at);
-      w.waits.push_back({what, at});
+      w.waits.push_back({what, at, openEnclosing(w.mech)});
       return;
     case sm::MechanismEvent::WaitEnd:
       for (auto it = w.waits.rbegin(); it != w.waits.rend(); ++it) {
         if (std::strcmp(it->what, what) != 0) continue;
         split(sm, tid, w.mech, at);
-        if (at > it->start) span(sm, tid, "mechanism", what, it->start, at, "");
+        const size_t mark = it->mark;
         w.waits.erase(std::next(it).base());
+        if (closeEnclosing(w.mech, mark, spanText(sm, tid, "mechanism", what, it->start, at, "")))
+          for (Wait& x : w.waits) x.mark += x.mark >= mark;
         return;
       }
   }
@@ -246,9 +249,13 @@ void TimelineWriter::closeAll(uint64_t at) {
       const int slot = static_cast<int>(k);
       flush(sm, slot, w.pipe);
       flush(sm, kMechanismTid + slot, w.mech);
-      if (w.atBarrier && at > w.barrierStart) span(sm, slot, "barrier", "barrier wait", w.barrierStart, at, "");
-      for (const Wait& x : w.waits)
-        if (at > x.start) span(sm, kMechanismTid + slot, "mechanism", x.what, x.start, at, "");
+      if (w.atBarrier)
+        closeEnclosing(w.pipe, w.barrierMark, spanText(sm, slot, "barrier", "barrier wait", w.barrierStart, at, ""));
+      while (!w.waits.empty()) {  // (the latest first: each one's mark is still right)
+        const Wait x = w.waits.back();
+        w.waits.pop_back();
+        closeEnclosing(w.mech, x.mark, spanText(sm, kMechanismTid + slot, "mechanism", x.what, x.start, at, ""));
+      }
       w.atBarrier = false;
       w.waits.clear();
       w.pipe.boundary = w.mech.boundary = 0;
@@ -287,17 +294,50 @@ void TimelineWriter::sample(uint64_t at) {
 
 // --- output ------------------------------------------------------------------------------------
 
+TimelineWriter::Track& TimelineWriter::track(int sm, int tid) {
+  Warp& w = warp(sm, tid >= kMechanismTid ? tid - kMechanismTid : tid);
+  return tid >= kMechanismTid ? w.mech : w.pipe;
+}
+
+void TimelineWriter::put(int sm, int tid, std::string event) {
+  if (event.empty()) return;
+  Track& t = track(sm, tid);
+  if (t.open > 0) return t.held.push_back(std::move(event));
+  emit(event);
+}
+
+size_t TimelineWriter::openEnclosing(Track& t) {
+  t.open++;
+  return t.held.size();
+}
+
+bool TimelineWriter::closeEnclosing(Track& t, size_t mark, std::string event) {
+  t.open--;
+  const bool placed = !event.empty();
+  if (placed) t.held.insert(t.held.begin() + static_cast<std::ptrdiff_t>(mark), std::move(event));
+  if (t.open == 0) {
+    for (const std::string& e : t.held) emit(e);
+    t.held.clear();
+  }
+  return placed;
+}
+
 void TimelineWriter::span(int sm, int tid, const char* cat, const char* name, uint64_t start, uint64_t end,
                           const std::string& args) {
+  put(sm, tid, spanText(sm, tid, cat, name, start, end, args));
+}
+
+std::string TimelineWriter::spanText(int sm, int tid, const char* cat, const char* name, uint64_t start, uint64_t end,
+                                     const std::string& args) {
   start = std::max(start, req_.from);
   end = std::min(end, req_.to);
-  if (start >= end) return;
+  if (start >= end) return "";
   nameTrack(sm, tid);
   char b[256];
   std::snprintf(b, sizeof b, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%" PRIu64
                 ",\"dur\":%" PRIu64 "%s%s}",
                 cat, escaped(name).c_str(), sm, tid, start, end - start, args.empty() ? "" : ",\"args\":", args.c_str());
-  emit(b);
+  return b;
 }
 
 void TimelineWriter::instant(int sm, int tid, const char* cat, const char* name, uint64_t at) {
@@ -306,7 +346,7 @@ void TimelineWriter::instant(int sm, int tid, const char* cat, const char* name,
   char b[256];
   std::snprintf(b, sizeof b, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%" PRIu64 "}",
                 cat, escaped(name).c_str(), sm, tid, at);
-  emit(b);
+  put(sm, tid, b);
 }
 
 void TimelineWriter::counter(int sm, const char* name, const char* key, double value, uint64_t at) {

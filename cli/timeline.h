@@ -80,16 +80,23 @@ class TimelineWriter final : public sm::SmObserver {
   struct Wait {  // a mechanism's wait between WaitBegin and WaitEnd
     const char* what;
     uint64_t start;
+    size_t mark;  // where its events begin in the track's `held`
   };
+  // While an enclosing span (a barrier wait, a mechanism's wait) is open on a track, the
+  // track's events are held and written after it: a span that encloses another starting in the
+  // same cycle must come first in the file (chrome://tracing nests them in file order).
   struct Track {
     Run run;
     uint64_t boundary = 0;
     bool named = false;
+    int open = 0;  // enclosing spans open
+    std::vector<std::string> held;
   };
   struct Warp {
     Track pipe, mech;
     bool atBarrier = false;
     uint64_t barrierStart = 0;
+    size_t barrierMark = 0;
     std::vector<Wait> waits;
   };
   struct Sm {
@@ -113,6 +120,15 @@ class TimelineWriter final : public sm::SmObserver {
   // Writers of one event each; spans and instants outside the window are dropped, spans clipped.
   void span(int sm, int tid, const char* cat, const char* name, uint64_t start, uint64_t end, const std::string& args);
   void instant(int sm, int tid, const char* cat, const char* name, uint64_t at);
+  // The span's event ("" outside the window).
+  std::string spanText(int sm, int tid, const char* cat, const char* name, uint64_t start, uint64_t end,
+                       const std::string& args);
+  Track& track(int sm, int tid);
+  void put(int sm, int tid, std::string event);  // written, or held while an enclosing span is open
+  size_t openEnclosing(Track& t);                // returns its mark
+  // Writes the enclosing span (`event`, may be "") before what was held since `mark`; returns
+  // whether it took a place in `held` (marks after it move by one).
+  bool closeEnclosing(Track& t, size_t mark, std::string event);
   void counter(int sm, const char* name, const char* key, double value, uint64_t at);
   void nameTrack(int sm, int tid);  // process and thread metadata, before the first event of each
   void emit(const std::string& event);

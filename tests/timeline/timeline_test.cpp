@@ -83,6 +83,7 @@ void checkFormat(const json& t, uint64_t from = 0, uint64_t to = UINT64_MAX) {
   std::set<std::pair<int, int>> threads, used;
   std::set<int> usedPids;
   std::map<std::pair<int, int>, std::vector<std::pair<uint64_t, uint64_t>>> byTrack;
+  std::map<std::tuple<int, int, uint64_t>, uint64_t> firstDur;  // per track and start: the first span's length
   for (const json& e : t["traceEvents"]) {
     SCOPED_TRACE(e.dump());
     ASSERT_TRUE(e["ph"].is_string());
@@ -109,6 +110,9 @@ void checkFormat(const json& t, uint64_t from = 0, uint64_t to = UINT64_MAX) {
       ASSERT_LE(ts + e["dur"].get<uint64_t>(), to);
       used.insert({pid, tid});
       byTrack[{pid, tid}].push_back({ts, ts + e["dur"].get<uint64_t>()});
+      // chrome://tracing nests spans that start together in file order: the longer comes first.
+      const auto [it, first] = firstDur.insert({{pid, tid, ts}, e["dur"].get<uint64_t>()});
+      if (!first) ASSERT_LE(e["dur"].get<uint64_t>(), it->second) << "a span enclosing one written before it";
     } else if (ph == "i") {
       ASSERT_LT(ts, to);
       ASSERT_EQ(e["s"], "t");

@@ -72,11 +72,12 @@ TEST(TimelineWriter, SplitsRunsWhereABarrierBeginsAndEnds) {
   TimelineWriter w(r, 1, 4);
   barrierEpisode(w);
   w.finish("{}");
+  // (In the order written: the barrier span before the spans it encloses.)
   EXPECT_EQ(events(r.file, 0), (std::vector<std::string>{
                                     "issue 0+2 [2 0 8]",       // up to the bar.sync's cycle
+                                    "barrier wait 2+4",        // bar.sync to the release
                                     "issue 2+1 [2 16 24]",     // the bar.sync's cycle alone
                                     "stall: barrier 3+3",      // inside the barrier span
-                                    "barrier wait 2+4",        // bar.sync to the release
                                     "stall: barrier 6+1",      // the release cycle: outside it
                                     "issue 7+2 [2 32 40]",
                                 }));
@@ -93,7 +94,7 @@ TEST(TimelineWriter, WindowClipsSpansAndDropsTheRest) {
   TimelineWriter w(r, 1, 4);
   barrierEpisode(w);
   w.finish("{}");
-  EXPECT_EQ(events(r.file, 0), (std::vector<std::string>{"stall: barrier 3+3", "barrier wait 3+3", "stall: barrier 6+1"}));
+  EXPECT_EQ(events(r.file, 0), (std::vector<std::string>{"barrier wait 3+3", "stall: barrier 3+3", "stall: barrier 6+1"}));
   EXPECT_EQ(events(r.file, 1), (std::vector<std::string>{"issue 6+1 [2 24 32]"}));
 }
 
@@ -106,13 +107,15 @@ TEST(TimelineWriter, MechanismWaitsAndInstantsGoOnTheWarpsMechanismTrack) {
   w.mechanismEvent(0, 3, MechanismEvent::WaitCycle, "follower wait", 6);  // a gap: a second span
   w.mechanismEvent(0, 3, MechanismEvent::Instant, "leader", 7);
   w.mechanismEvent(0, 3, MechanismEvent::WaitBegin, "majority-path wait", 8);
+  w.mechanismEvent(0, 3, MechanismEvent::WaitCycle, "follower wait", 8);  // inside, from the same cycle
   w.mechanismEvent(0, 3, MechanismEvent::WaitEnd, "majority-path wait", 11);
   w.mechanismEvent(0, 3, MechanismEvent::WaitBegin, "majority-path wait", 12);  // open at the end
   for (uint64_t c = 0; c < 14; ++c) w.cycle(c + 1, c == 13);
   w.finish("{}");
   // (In the order written: a run is written when it ends.)
-  EXPECT_EQ(events(r.file, 10003), (std::vector<std::string>{"follower wait 2+3", "leader 7", "follower wait 6+1",
-                                                              "majority-path wait 8+3", "majority-path wait 12+2"}));
+  EXPECT_EQ(events(r.file, 10003),
+            (std::vector<std::string>{"follower wait 2+3", "leader 7", "follower wait 6+1", "majority-path wait 8+3",
+                                      "follower wait 8+1", "majority-path wait 12+2"}));
 }
 
 TEST(TimelineWriter, CountersSampleIpcAndOccupancy) {
