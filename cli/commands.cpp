@@ -20,6 +20,7 @@
 #include "cli/scenario_run.h"
 #include "cli/stats_command.h"
 #include "cli/sweep.h"
+#include "cli/timeline.h"
 #include "isa/annotate.h"
 #include "isa/assembler.h"
 #include "isa/binary.h"
@@ -224,6 +225,7 @@ int cmdRun(const std::vector<std::string>& args) {
                   "interpreter's, issued plus removed warp instructions equal its count");
   addLimitOptions(desc, true);
   addEnergyOptions(desc, true);
+  addTimelineOptions(desc);
   addLogOption(desc);
   auto vm = parseCommand("run", "run SCENARIO.yaml [options]", desc, {{"scenario", "SCENARIO"}}, args);
   applyLogOption(vm);
@@ -231,6 +233,7 @@ int cmdRun(const std::vector<std::string>& args) {
   if (!isScenarioPath(file))
     throw std::invalid_argument("run: '" + file + "' is not a scenario file (.yaml); see docs/scenarios.md");
   const EnergyRequest energy = energyRequestFrom(vm);
+  const TimelineRequest timeline = timelineRequestFrom(vm);
   scenario::Scenario s = scenario::loadScenario(file);
   scenario::Overrides o;
   if (vm.count("mechanism")) o.mechanism = vm["mechanism"].as<std::string>();
@@ -241,8 +244,8 @@ int cmdRun(const std::vector<std::string>& args) {
   scenario::applyOverrides(s, o);
   std::vector<InputFile> inputs = scenarioInputs(s);
   inputs.push_back({"energy table", energy.tableFile});
-  checkOutputs(outputsOf(vm, {"json", "power-trace"}), inputs);
-  scenario::ScenarioResult r = scenario::runScenarioTimed(s, &energy, vm.count("limit-study") > 0);
+  checkOutputs(outputsOf(vm, {"json", "power-trace", "timeline"}), inputs);
+  scenario::ScenarioResult r = scenario::runScenarioTimed(s, &energy, vm.count("limit-study") > 0, &timeline);
   scenario::printScenarioResult(std::cout, r);
   if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), scenario::toJson(r));
   if (!energy.traceFile.empty()) writeFileAtomically(energy.traceFile, r.powerTrace);

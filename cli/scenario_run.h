@@ -11,6 +11,7 @@
 
 #include "cli/energy_options.h"
 #include "cli/scenario.h"
+#include "cli/timeline.h"
 #include "isa/interpreter.h"
 #include "isa/memory.h"
 
@@ -48,6 +49,7 @@ struct ScenarioResult {
   nlohmann::json energy;                // timing runs: the energy report (docs/energy.md)
   std::string energyText;               // its lines for the summary table
   std::string powerTrace;               // the power trace's file contents, when one was asked for
+  uint64_t timelineEvents = 0;          // events written to the timeline, when one was asked for
 };
 
 // Runs every launch in order on one global memory, then evaluates the checks. A kernel fault or
@@ -63,8 +65,10 @@ ScenarioResult runScenario(const Scenario& s, bool limitStudy = true);
 // With `energy`, the result also has the energy report of the run (from its final statistics) and,
 // when the request names a trace file, the power trace's contents (taken during the run).
 // The reference run does the limit study when a check reads limit.* or `limitStudy` asks.
+// With an enabled `timeline`, the run writes its warp timeline there (cli/timeline.h) when the
+// simulation is over, a kernel's fault included; nothing when it stops before simulating.
 ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* energy = nullptr,
-                                bool limitStudy = false);
+                                bool limitStudy = false, const cli::TimelineRequest* timeline = nullptr);
 
 // Command-line overrides of a scenario's machine: another configuration file instead of its
 // `config:`, `--set key=value`s applied after its `set:`, another mechanism. Throws InputError /

@@ -92,7 +92,8 @@ void applyOverrides(Scenario& s, const Overrides& o) {
   s.config = loader.resolve();
 }
 
-ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* energy, bool limitStudy) {
+ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* energy, bool limitStudy,
+                                const cli::TimelineRequest* timeline) {
   static bool elaborated = false;  // SystemC elaborates once per process
   if (elaborated) throw std::logic_error("runScenarioTimed: one timing simulation per process");
   elaborated = true;
@@ -186,6 +187,13 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
     monitor = std::make_unique<cli::ProgressMonitor>(registry, progress);
     top->gpu.observeCycles([m = monitor.get()](uint64_t, bool) { m->cycle(); });
   }
+  // The warp timeline observes the SMs' pipelines and the GPU's cycles; it only records.
+  std::unique_ptr<cli::TimelineWriter> timelineWriter;
+  if (timeline && timeline->enabled()) {
+    timelineWriter = std::make_unique<cli::TimelineWriter>(*timeline, top->gpu.numSms(), cfg.sm.num_warps);
+    top->gpu.observeSms(timelineWriter.get());
+    top->gpu.observeCycles([w = timelineWriter.get()](uint64_t cycles, bool ended) { w->cycle(cycles, ended); });
+  }
   sc_core::sc_start();
   r.hostSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (sampler) {
@@ -195,6 +203,18 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   if (r.error.empty() && (r.launches.size() != steps.size() || (!r.launches.empty() && r.launches.back().partial)))
     r.error = "the simulation ended before every launch completed (" + std::to_string(r.launches.size()) +
               " of " + std::to_string(steps.size()) + ")";
+  if (timelineWriter) {
+    top->gpu.observeSms(nullptr);
+    nlohmann::json about = {{"generator", "simtlm run"},
+                            {"scenario", s.name},
+                            {"mechanism", s.mechanism},
+                            {"time_unit", "1 us of the trace = 1 core cycle (gpu.cycles)"},
+                            {"window", {timeline->from, timeline->to == UINT64_MAX ? nlohmann::json() : nlohmann::json(timeline->to)}},
+                            {"counter_interval_cycles", timeline->interval},
+                            {"error", r.error}};
+    timelineWriter->finish(about.dump());
+    r.timelineEvents = timelineWriter->events();
+  }
 
   r.stats = registry.toJson();
   if (model) {

@@ -115,6 +115,7 @@ void Gpu::build() {
   engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_, parts);
   engine_->alternateSmOrder(true);  // the memory gate holds the SMs' requests
   engine_->watchMemory(&gate_);
+  engine_->observe(smObserver_);  // (again after a fault's rebuild)
 }
 
 void Gpu::release() {

@@ -83,6 +83,13 @@ class Gpu : public sc_core::sc_module {
   // same instant, and with it the cycle in which some memory answers are seen.
   using CycleObserver = std::function<void(uint64_t cycles, bool ended)>;
   void observeCycles(CycleObserver observer) { cycleObservers_.push_back(std::move(observer)); }
+  // An observer of the SMs' pipelines (model/sm/sm_observer.h: issue, stalls, barriers, a
+  // mechanism's events; a warp timeline), kept across the rebuild after a fault; null: none.
+  // It only records, so the run is the same with it as without.
+  void observeSms(sm::SmObserver* observer) {
+    smObserver_ = observer;
+    if (engine_) engine_->observe(observer);
+  }
 
  private:
   void before_end_of_elaboration() override;  // binds the SM sockets left unbound to sm_bus_
@@ -98,6 +105,7 @@ class Gpu : public sc_core::sc_module {
   std::vector<std::unique_ptr<sm::SmModule>> makeSms();
   void finish(model::ErrorCode code, const std::string& error);
   std::vector<CycleObserver> cycleObservers_;
+  sm::SmObserver* smObserver_ = nullptr;
 
   const config::GpuConfig& cfg_;
   stats::Registry& stats_;

@@ -116,7 +116,7 @@ bool GridEngine::handOutBlocks() {
   if (nextBlock_ >= totalBlocks_) return false;
   auto place = [&](size_t i) {
     const uint64_t b = nextBlock_++;
-    sms_[i]->admit(static_cast<uint32_t>(b), image_.launch.grid.blockIndex(b));
+    sms_[i]->admit(static_cast<uint32_t>(b), image_.launch.grid.blockIndex(b), cycle_);
     lastProgress_ = cycle_;
     logBlock(i, b, "admitted");
   };

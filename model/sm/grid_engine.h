@@ -93,6 +93,10 @@ class GridEngine {
   // runGrid, whose ideal memories always answer within their latency.
   void watchMemory(const MemoryActivity* memory) { memory_ = memory; }
   int numSms() const { return static_cast<int>(sms_.size()); }
+  // An observer of every SM's pipeline (sm_observer.h); null detaches it.
+  void observe(SmObserver* observer) {
+    for (auto& sm : sms_) sm->setObserver(observer);
+  }
 
  private:
   bool handOutBlocks();

@@ -143,6 +143,7 @@ void SmCore::startKernel(const KernelImage& image, uint64_t cycle) {
     decodedRegs_.emplace_back(isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in));
   restartMemory();
   if (mech_) mech_->kernelStarted();
+  if (observer_) observer_->kernelStarted(id_, cycle);
 }
 
 IBufferEntry SmCore::decode(uint32_t pc) const {
@@ -164,7 +165,7 @@ bool SmCore::canAdmit() const {
          ops_.canAllocate(warps, k.numRegs);  // contiguous register ranges (RegisterMap)
 }
 
-void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
+void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid, uint64_t cycle) {
   const isa::Kernel& k = *image_.kernel;
   const uint32_t W = image_.launch.warpSize;
   const int numWarps = static_cast<int>((image_.launch.block.count() + W - 1) / W);
@@ -191,6 +192,7 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid) {
     warpAge_[slot] = ageCounter_;
     schedulers_[slot % cfg_.issue.schedulers]->setAge(slot / cfg_.issue.schedulers, ageCounter_++);
     blk.warps.push_back(slot);
+    if (observer_) observer_->warpAdmitted(id_, slot, cycle);
   }
   ops_.allocate(std::vector<uint32_t>(blk.warps.begin(), blk.warps.end()), k.numRegs);
   if (mech_) mech_->blockAdmitted(b);
@@ -221,13 +223,17 @@ bool SmCore::tick(uint64_t cycle) {  // (the steps of step(), called directly)
 
 bool SmCore::beginCycle(uint64_t cycle) {
   stepping_ = false;
+  cycleNow_ = cycle;
   if (answers_.num_available() > 0) takeAnswers(cycle);  // before anything else looks at the warps
   if (!fault_.empty()) return false;
   cycles_++;
   if (idle()) return false;
   activeCycles_++;
   if (cycle < sleepUntil_ && sleepKey() == sleepKey_) {  // at rest: what the tick would count
-    for (const SchedulerMemo& m : memo_) countStall(m.stall);
+    for (const SchedulerMemo& m : memo_) {
+      countStall(m.stall);
+      if (observer_) observeStall(m.warp, m.stall, cycle);
+    }
     return false;
   }
   sleepUntil_ = 0;
@@ -450,6 +456,8 @@ void SmCore::releaseBarrier(Block& b) {
     if (warps_[s].barrierId != id) return deadlock(b);
   for (int s : b.warps) warps_[s].atBarrier = false;
   b.warpsAtBarrier = 0;
+  if (observer_)
+    for (int s : b.warps) observer_->barrierReleased(id_, s, cycleNow_);
   if (mech_) mech_->barrierReleased(b);
   barriers_++;
   opEvents_++;
@@ -480,6 +488,7 @@ void SmCore::retireBlock(Block& b) {
   const isa::Kernel& k = *image_.kernel;
   const uint32_t W = image_.launch.warpSize;
   for (int s : b.warps) {
+    if (observer_) observer_->warpRetired(id_, s, cycleNow_);
     warps_[s].fetchInFlight = false;
     warps_[s].active = false;
     warps_[s].ctx.reset();

@@ -42,6 +42,7 @@
 #include "model/sm/pipeline_register.h"
 #include "model/sm/scoreboard.h"
 #include "model/sm/sm_mechanism.h"
+#include "model/sm/sm_observer.h"
 #include "model/sm/sm_state.h"
 #include "model/sm/warp_scheduler.h"
 
@@ -76,7 +77,8 @@ class SmCore {
   // Whether one more block fits (block slots, warp contexts, registers, shared memory).
   bool canAdmit() const;
   int residentBlocks() const { return residentBlocks_; }
-  void admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid);
+  // `cycle`: the engine's cycle the block arrives in (for an observer).
+  void admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid, uint64_t cycle = 0);
   // One core cycle. Returns whether anything happened.
   bool tick(uint64_t cycle);
   // The same cycle in its unit steps, in pipeline-reverse order (docs/timing-model.md): tick()
@@ -92,6 +94,11 @@ class SmCore {
   bool idle() const;  // no resident blocks
 
   std::function<void(uint32_t blockLinear)> onBlockDone;
+  // An observer of the pipeline (sm_observer.h; null: none), also the mechanism's (SmContext).
+  void setObserver(SmObserver* observer) {
+    observer_ = observer;
+    ctx_.observer = observer;
+  }
   const std::string& fault() const { return fault_; }
   // Every resident warp with its PC and what it waits for (for stuck-run reports).
   std::string describeWarps() const;
@@ -242,6 +249,7 @@ class SmCore {
     bool asleep = false;
     uint64_t version = 0;
     Stall stall = Stall::NotLive;
+    int warp = -1;  // the warp `stall` is of (for an observer)
     bool structural = false;  // a warp of the partition waited for a free operand collector
   };
   std::vector<SchedulerMemo> memo_;
@@ -318,6 +326,11 @@ class SmCore {
     return partVersion_[static_cast<size_t>(scheduler)] + globalVersion_ + (structural ? collectorFrees_ : 0);
   }
   void countStall(Stall first);
+  // An observer sees the stall of `slot` (-1 or NotLive: nothing to see). Out of line: the hot
+  // path keeps only the null test.
+  [[gnu::noinline]] void observeStall(int slot, Stall st, uint64_t cycle) const;
+  SmObserver* observer_ = nullptr;
+  uint64_t cycleNow_ = 0;  // the cycle beginCycle() last began (observed events outside issue)
   // A whole SM at rest: nothing in the operand stage or the shared-memory unit, every scheduler
   // and the fetch scan asleep. Until `sleepUntil_` (the next result or fetch delivery due) or
   // any event (sleepKey() changes: a wake, a memory answer, a fill, an admission), a tick only

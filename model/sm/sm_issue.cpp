@@ -42,6 +42,7 @@ void SmCore::issue(uint64_t cycle) {
     SchedulerMemo& memo = memo_[static_cast<size_t>(s)];
     if (memo.asleep && memo.version == issueVersion(s, memo.structural)) {
       countStall(memo.stall);
+      if (observer_) observeStall(memo.warp, memo.stall, cycle);
       continue;
     }
     memo.asleep = false;
@@ -108,7 +109,8 @@ void SmCore::issue(uint64_t cycle) {
     const int oldest = oldestLive(s);
     const Stall first = oldest >= 0 ? stallCache_[static_cast<size_t>(oldest)] : Stall::NotLive;
     countStall(first);
-    if (!portWait) memo = {true, issueVersion(s, structural), first, structural};
+    if (observer_) observeStall(oldest, first, cycle);
+    if (!portWait) memo = {true, issueVersion(s, structural), first, oldest, structural};
   }
 }
 
@@ -197,6 +199,26 @@ void SmCore::countStall(Stall first) {
   }
 }
 
+const char* stallName(StallReason r) {
+  static const char* const names[kStallReasons] = {"empty_ibuffer", "dependence", "barrier",
+                                                   "memory", "structural", "sync"};
+  return names[static_cast<int>(r)];
+}
+
+void SmCore::observeStall(int slot, Stall st, uint64_t cycle) const {
+  StallReason r;
+  switch (st) {
+    case Stall::EmptyIBuffer: r = StallReason::EmptyIBuffer; break;
+    case Stall::Dependence: r = StallReason::Dependence; break;
+    case Stall::Barrier: r = StallReason::Barrier; break;
+    case Stall::Memory: r = StallReason::Memory; break;
+    case Stall::Structural: r = StallReason::Structural; break;
+    case Stall::Sync: r = StallReason::Sync; break;
+    default: return;  // issue.stall.idle: no warp
+  }
+  if (slot >= 0) observer_->stalled(id_, slot, r, cycle);
+}
+
 void SmCore::execute(int slot, uint64_t cycle) {
   Warp& w = warps_[slot];
   isa::WarpContext& ctx = *w.ctx;
@@ -208,6 +230,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
   if (issueLog_.should_log(spdlog::level::trace)) traceIssue(slot, e, exec, cycle);
   warpInstrs_++;
   threadInstrs_ += static_cast<uint64_t>(__builtin_popcount(active));
+  if (observer_) observer_->issued(id_, slot, e.pc, cycle);
 
   // A barrier takes effect at issue: the warp issues nothing more until its block is there.
   if (isa::info(in.op).format == isa::Format::Barrier) {
@@ -219,6 +242,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
     blocks_[w.block].warpsAtBarrier++;
     w.barrierId = in.imm;
     w.barrierPc = e.pc;
+    if (observer_) observer_->barrierArrived(id_, slot, cycle);
   }
   // Destinations are pending from issue until their register-file write; the instruction
   // waits in an operand collector for its sources, then for its unit, and executes at
@@ -246,6 +270,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
     b.warpsDone++;
     if (b.warpsDone == static_cast<int>(b.warps.size())) blocksFinished_++;
     if (mech_) mech_->warpExited(slot);
+    if (observer_) observer_->warpExited(id_, slot, cycle);
   }
   if (w.atBarrier || w.done) releaseBarrier(b);
   retireBlock(b);

@@ -15,6 +15,7 @@
 #include "model/common/stats.h"
 #include "model/regfile/operands.h"
 #include "model/sm/global_access.h"
+#include "model/sm/sm_observer.h"
 #include "model/sm/sm_state.h"
 
 namespace simtlm::mem {
@@ -67,6 +68,12 @@ struct SmContext {
   // warp writes later into a register the warp already maps.
   std::function<void(int slot, uint8_t reg, bool hold)> holdRegister;
   void event() { ++events; }
+  // An event of the mechanism's own for an observer of the SM (a timeline), at cycle `now`;
+  // `what` is a string literal naming it. Nothing happens without an observer.
+  SmObserver* observer = nullptr;
+  void report(MechanismEvent kind, const char* what, int slot) const {
+    if (observer) observer->mechanismEvent(id, slot, kind, what, now);
+  }
 };
 
 // What executing an instruction takes: the lanes its semantics compute and the cycles it keeps

@@ -16,6 +16,13 @@ namespace {
 
 bool isGuarded(const isa::Instr& in) { return in.guard != isa::kPredTrue || in.guardNeg; }
 
+// What an observer of the SM (a warp timeline, docs/timeline.md) is told, besides the instants
+// "leader" (an election), "skip" (a follower's skip retired) and "majority leave": a follower's
+// probe waiting for its leader's write-back (darsie.leaderwb_waits, per cycle) and a warp
+// waiting at a branch barrier of the majority path (darsie.branch_stall_cycles).
+constexpr const char* kFollowerWait = "follower wait";
+constexpr const char* kMajorityWait = "majority-path wait";
+
 }  // namespace
 
 // --- launch, admission, retirement ----------------------------------------------------------
@@ -158,8 +165,10 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
         // A follower waiting for LeaderWB sits in the entry's warps-waiting mask until the
         // leader's write-back wakes it (Sec. 4.3.2): it takes no read port meanwhile. A warp
         // waiting for an older instance to leave would probe again.
-        if (dw.parkKind == DarsieWarp::Park::LeaderWB) d.leaderWbWaits++;
-        else if (port(dw.parkPc)) d.lapWaits++;
+        if (dw.parkKind == DarsieWarp::Park::LeaderWB) {
+          d.leaderWbWaits++;
+          sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
+        } else if (port(dw.parkPc)) d.lapWaits++;
         continue;
       }
       d.parked[wd] &= ~m;
@@ -225,6 +234,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
     }
     if (!x.leaderWB && !d.earlySkip) {  // (darsie-early-skip: the skip's readers wait instead)
       d.leaderWbWaits++;
+      sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, slot);
       // (At a synchronization point the wait depends on other warps' arrivals: no parking.)
       if (!x.sync) park(slot, DarsieWarp::Park::LeaderWB, pc);
       return;
@@ -281,6 +291,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
     d.freelistSyncs++;
   }
   d.elections++;
+  sm_.report(sm::MechanismEvent::Instant, "leader", slot);
   d.liveEntries++;
   d.epoch++;
   d.occupancyMax = std::max(d.occupancyMax, static_cast<uint64_t>(db.table.occupancy()));
@@ -371,6 +382,7 @@ void DarsieMechanism::retireSkips(int slot) {
     d.warps[slot].issuePos++;
     x.pendingSkips--;
     d.skipped++;
+    sm_.report(sm::MechanismEvent::Instant, "skip", slot);
     if (x.kind == ValueKind::Uniform) d.skippedUniform++;
     else if (x.kind == ValueKind::Affine) d.skippedAffine++;
     else d.skippedUnstructured++;
@@ -432,6 +444,7 @@ void DarsieMechanism::followPath(int slot, const sm::IBufferEntry& e, bool diver
   dw.branchTarget = target;
   dw.branchDiverged = diverged;
   dw.waitSince = sm_.now;
+  sm_.report(sm::MechanismEvent::WaitBegin, kMajorityWait, slot);
   w.fetchBlocked = true;
   tryReleaseBranch(w.block);
 }
@@ -464,6 +477,7 @@ void DarsieMechanism::tryReleaseBranch(int b) {
     DarsieWarp& dw = d.warps[s];
     if (!dw.branchWait) continue;
     dw.branchWait = false;
+    sm_.report(sm::MechanismEvent::WaitEnd, kMajorityWait, s);
     sm_.warps[s].fetchBlocked = false;
     sm_.wake(s);
     d.branchStall += sm_.now - dw.waitSince;
@@ -482,6 +496,7 @@ void DarsieMechanism::leave(int slot) {
   if (db.majority & bit) {
     db.majority &= ~bit;
     d.leaves++;
+    sm_.report(sm::MechanismEvent::Instant, "majority leave", slot);
   }
   sm_.wake(slot);  // fetch no longer waits for the skipper's decisions
   DarsieWarp& dw = d.warps[slot];
