@@ -105,9 +105,7 @@ class SlurmSweep {
   SlurmOutcome run() {
     lockFolder();
     loadState();
-    std::vector<const SweepPoint*> todo;
-    for (const SweepPoint& p : spec_.points)
-      if (!files_.done(p)) todo.push_back(&p);
+    std::vector<const SweepPoint*> todo = pending();
     if (todo.empty()) return SlurmOutcome::kFinished;  // nothing for Slurm to do: aggregate
     requireTool("sbatch");
     requireTool("squeue");
@@ -123,9 +121,7 @@ class SlurmSweep {
         if (!o_.wait) return reportQueued(last);
         if (!waitFor(last)) return SlurmOutcome::kStillQueued;
       }
-      todo.clear();
-      for (const SweepPoint& p : spec_.points)
-        if (!files_.done(p)) todo.push_back(&p);
+      todo = pending();
       reportMissing(state_["submissions"].back());
       if (todo.empty()) return SlurmOutcome::kFinished;
       std::cerr << "simtlm sweep " << spec_.name << ": " << todo.size() << " of " << spec_.points.size()
@@ -191,6 +187,14 @@ class SlurmSweep {
     if (o_.time.empty()) o_.time = prev.value("time", "");
     if (o_.sbatchArgs.empty()) o_.sbatchArgs = prev.value("sbatch_args", std::vector<std::string>{});
     if (o_.arrayLimit == 0) o_.arrayLimit = prev.value("array_limit", 0);
+  }
+
+  // The points without a passed result, in the sweep's order.
+  std::vector<const SweepPoint*> pending() const {
+    std::vector<const SweepPoint*> todo;
+    for (const SweepPoint& p : spec_.points)
+      if (!files_.done(p)) todo.push_back(&p);
+    return todo;
   }
 
   std::string submit(const std::vector<const SweepPoint*>& todo) {

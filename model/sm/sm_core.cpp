@@ -83,18 +83,18 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
   // partition (docs/statistics.md); they sum to issue.stall_no_ready.
   stats.add(p + "issue.stall.idle", stallIdle_, "cycles",
             "scheduler cycles with no live warp in the scheduler's partition");
-  stats.add(p + "issue.stall.empty_ibuffer", stallEmpty_, "cycles",
+  stats.add(p + "issue.stall." + stallName(StallReason::EmptyIBuffer), stallEmpty_, "cycles",
             "nothing issued: the oldest warp's I-buffer was empty (fetch, I-cache, redirect)");
-  stats.add(p + "issue.stall.dependence", stallDependence_, "cycles",
+  stats.add(p + "issue.stall." + stallName(StallReason::Dependence), stallDependence_, "cycles",
             "nothing issued: the oldest warp waited for a register or predicate (scoreboard)");
-  stats.add(p + "issue.stall.barrier", stallBarrier_, "cycles",
+  stats.add(p + "issue.stall." + stallName(StallReason::Barrier), stallBarrier_, "cycles",
             "nothing issued: the oldest warp waited at bar.sync");
-  stats.add(p + "issue.stall.memory", stallMemory_, "cycles",
+  stats.add(p + "issue.stall." + stallName(StallReason::Memory), stallMemory_, "cycles",
             "nothing issued: the oldest warp's global access found the memory port full, or its "
             "bar.sync/membar waited for its memory instructions");
-  stats.add(p + "issue.stall.structural", stallStructural_, "cycles",
+  stats.add(p + "issue.stall." + stallName(StallReason::Structural), stallStructural_, "cycles",
             "nothing issued: the oldest warp found no free operand collector");
-  stats.add(p + "issue.stall.sync", stallSync_, "cycles",
+  stats.add(p + "issue.stall." + stallName(StallReason::Sync), stallSync_, "cycles",
             "nothing issued: the oldest warp waited in a synchronization of the mechanism (a "
             "branch barrier, copying renamed registers out)");
   for (int c = 0; c < isa::kNumOpClasses; ++c) {
