@@ -15,6 +15,7 @@
 #include "cli/energy_options.h"
 #include "cli/options.h"
 #include "cli/plot.h"
+#include "cli/ptx_command.h"
 #include "cli/results.h"
 #include "cli/run_limits.h"
 #include "cli/scenario_run.h"
@@ -85,6 +86,9 @@ const char* kUsage =
     "               [--warp-size N] [--paper-tid-x-only]]\n"
     "                            assemble; print the listing annotated like DARSIE Fig. 6\n"
     "  disasm KERNEL.bin         disassemble a kernel binary\n"
+    "  ptx FILE.ptx [--list] [--entry NAME] [--ptxas]\n"
+    "                            list a PTX module's kernels, or print one translated into\n"
+    "                            simtlm assembly (docs/ptx.md); .ptx files run wherever kernels do\n"
     "  workloads                 list the workloads and their options\n"
     "  params [--config FILE.ini] [--set key=value]...\n"
     "                            every machine parameter: value, default, unit, meaning\n"
@@ -373,6 +377,7 @@ int run(int argc, char** argv) {
     if (cmd == "--version" || cmd == "-V") { std::cout << versionText() << "\n"; return 0; }
     if (cmd == "asm") return cmdAsm(rest);
     if (cmd == "disasm") return cmdDisasm(rest);
+    if (cmd == "ptx") return cmdPtx(rest);
     if (cmd == "emulate") return cmdEmulate(rest);
     if (cmd == "run") return cmdRun(rest);
     if (cmd == "bench") return cmdBench(rest);
@@ -386,7 +391,7 @@ int run(int argc, char** argv) {
     if (cmd == "plot") return cmdPlot(rest);
     if (cmd == "faults") return cmdFaults(rest);
     if (cmd == "darsie-storage") return cmdDarsieStorage(rest);
-    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, plot, faults, bench, microbench, asm, disasm, workloads, mechanisms, params, stats, darsie-storage; see simtlm --help)\n";
+    std::cerr << "simtlm: error: unknown command '" << cmd << "' (commands: run, emulate, compare, sweep, plot, faults, bench, microbench, asm, disasm, ptx, workloads, mechanisms, params, stats, darsie-storage; see simtlm --help)\n";
     return 2;
   } catch (const HelpShown&) {
     return 0;

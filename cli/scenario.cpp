@@ -3,6 +3,7 @@
 #include "isa/input_file.h"
 // Launches and checks are read in scenario_launch.cpp and scenario_checks.cpp.
 #include "cli/scenario.h"
+#include "isa/ptx/ptx_translate.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -53,7 +54,9 @@ std::vector<std::string> mechanismList(const std::string& option, const std::str
   return names;
 }
 
-isa::Kernel loadKernelFile(const std::string& path) {
+isa::Kernel loadKernelFile(const std::string& path, const std::string& entry) {
+  if (isa::ptx::isPtxPath(path)) return isa::ptx::loadPtxFile(path, entry);
+  if (!entry.empty()) throw InputError(path, 0, 0, "an entry names a kernel of a PTX module; this is not a .ptx file");
   if (path.size() > 4 && path.substr(path.size() - 4) == ".bin") {
     isa::Kernel k = isa::deserializeKernel(readInputFile(path, "kernel binary", false), path);
     isa::checkKernel(k);

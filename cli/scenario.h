@@ -68,6 +68,9 @@ struct Launch {
   std::shared_ptr<const workloads::Workload> workload;  // a `workload:` launch
   workloads::Options options;
   std::vector<isa::Kernel> kernels;  // a kernel launch: its one kernel; a workload: kernelFiles() order
+  workloads::KernelSource source = workloads::KernelSource::Assembly;  // a workload's `source:`
+  std::string entry;                   // a PTX kernel launch: the `.entry` it runs
+  std::vector<std::string> constants;  // a PTX kernel's hidden parameters: the buffer bound to each
   isa::Dim3 grid, block;
   uint32_t warpSize = 0;  // 0: the machine's gpu.warp_size
   std::vector<Param> params;
@@ -121,7 +124,8 @@ Scenario loadScenario(const std::string& path);
 // The same from text; `fileName` names the file in messages and `baseDir` anchors paths.
 Scenario loadScenarioText(const std::string& text, const std::string& fileName, const std::string& baseDir);
 
-// Reads a kernel: `.bin` (checked binary) or assembly source.
-isa::Kernel loadKernelFile(const std::string& path);
+// Reads a kernel: `.bin` (checked binary), `.ptx` (translated; `entry` names the kernel of a
+// module with several, docs/ptx.md) or assembly source.
+isa::Kernel loadKernelFile(const std::string& path, const std::string& entry = "");
 
 }  // namespace simtlm::scenario

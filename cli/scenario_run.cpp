@@ -37,7 +37,9 @@ namespace {
 std::vector<workloads::Step> stepsOf(const Launch& l, isa::GlobalMemory& mem, uint32_t machineWarpSize) {
   if (l.workload) {
     try {
-      return l.workload->launches(mem);
+      auto steps = l.workload->launches(mem);
+      for (auto& st : steps) st.launch.params = workloads::kernelParams(*l.workload, l.kernels.at(st.kernel), st.launch.params, mem);
+      return steps;
     } catch (const std::invalid_argument& e) {
       yaml::fail(l.where, l.path + ": " + l.label() + ": " + e.what() + " (the workload's buffers need names of their own)");
     } catch (const std::length_error& e) {
@@ -49,6 +51,7 @@ std::vector<workloads::Step> stepsOf(const Launch& l, isa::GlobalMemory& mem, ui
   c.block = l.block;
   c.warpSize = l.warpSize ? l.warpSize : machineWarpSize;
   for (const auto& p : l.params) c.params.push_back(p.buffer.empty() ? p.value : mem.region(p.buffer).base);
+  for (const auto& b : l.constants) c.params.push_back(mem.region(b).base);  // a PTX kernel's __constant__ data
   return {workloads::Step{0, c}};
 }
 

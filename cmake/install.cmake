@@ -13,7 +13,7 @@ install(DIRECTORY isa model workloads cli DESTINATION ${SIMTLM_INSTALL_INCLUDEDI
   FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
 
 install(DIRECTORY configs scenarios sweeps DESTINATION ${SIMTLM_INSTALL_DATADIR})
-install(DIRECTORY workloads/kernels DESTINATION ${SIMTLM_INSTALL_DATADIR}/workloads)
+install(DIRECTORY workloads/kernels workloads/cuda DESTINATION ${SIMTLM_INSTALL_DATADIR}/workloads)
 install(DIRECTORY examples/user_platform DESTINATION ${SIMTLM_INSTALL_DATADIR}/examples)
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/scripts/plot)
   install(DIRECTORY scripts/plot DESTINATION ${SIMTLM_INSTALL_DATADIR}/scripts

@@ -28,6 +28,9 @@ struct Kernel {
   uint32_t sharedBytes = 0;     // static shared memory per block
   uint32_t localBytes = 0;      // local memory per thread (.local; isa/local_memory.h)
   std::vector<ParamDecl> params;
+  // Translated PTX (docs/ptx.md): how many of `params`, at the end, are hidden parameters that
+  // hold the addresses of the module's __constant__ symbols (named by the symbol).
+  uint32_t constantParams = 0;
   std::map<uint32_t, std::string> labels;  // PC -> label name
 
   uint32_t paramBytes() const { return static_cast<uint32_t>(params.size() * 4); }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <limits>
 
 #include "isa/opcode.h"
@@ -80,6 +81,31 @@ inline uint32_t cvtU32(float f) {
   if (f >= 4294967296.0f) return 0xFFFFFFFFu;
   return static_cast<uint32_t>(f);
 }
+
+// Bit manipulation (PTX semantics). The field of bfe/bfi is packed: position = f & 0xff,
+// length = (f >> 8) & 0xff; bits past bit 31 are not part of the field.
+inline uint32_t popcB32(uint32_t a) { return static_cast<uint32_t>(__builtin_popcount(a)); }
+inline uint32_t clzB32(uint32_t a) { return a == 0 ? 32u : static_cast<uint32_t>(__builtin_clz(a)); }
+inline uint32_t brevB32(uint32_t a) {
+  uint32_t r = 0;
+  for (int i = 0; i < 32; ++i) r |= ((a >> i) & 1u) << (31 - i);
+  return r;
+}
+inline uint32_t bfeB32(uint32_t a, uint32_t f, bool isSigned) {
+  const uint32_t pos = f & 0xffu, len = (f >> 8) & 0xffu;
+  const uint32_t sbit = (isSigned && len != 0) ? (a >> std::min(pos + len - 1, 31u)) & 1u : 0u;
+  uint32_t d = 0;
+  for (uint32_t i = 0; i < 32; ++i) d |= ((i < len && pos + i <= 31) ? (a >> (pos + i)) & 1u : sbit) << i;
+  return d;
+}
+inline uint32_t bfiB32(uint32_t a, uint32_t b, uint32_t f) {
+  const uint32_t pos = f & 0xffu, len = (f >> 8) & 0xffu;
+  uint32_t d = b;
+  for (uint32_t i = 0; i < len && pos + i <= 31; ++i) d = (d & ~(1u << (pos + i))) | (((a >> i) & 1u) << (pos + i));
+  return d;
+}
+// Flush to zero: a subnormal becomes a zero of the same sign (PTX .ftz).
+inline float ftz(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
 
 // The result of one lane of an ALU opcode (formats Unary..PredUnary) or the new memory word of
 // an atomic (a = old word). Opcodes without a lane expression return 0.

@@ -33,6 +33,9 @@ class Backprop : public Workload {
   }
   std::string kernelFile() const override { return "backprop.s"; }
   std::vector<std::string> kernelFiles() const override { return {"backprop.s", "backprop_adjust.s"}; }
+  std::vector<CudaKernel> cudaKernels() const override {
+    return {{"backprop.ptx", "bpnn_layerforward"}, {"backprop.ptx", "bpnn_adjust_weights"}};
+  }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     const Inputs x = inputs();

@@ -32,6 +32,12 @@ class Binomial : public Workload {
            " steps, 256-thread blocks (CUDA SDK binomialOptions)";
   }
   std::string kernelFile() const override { return "binomial.s"; }
+  std::vector<CudaKernel> cudaKernels() const override {
+    return {{"binomial.ptx", "binomialOptionsKernel"}};
+  }
+  std::map<std::string, std::string> constantBuffers() const override {
+    return {{"c_OptionData", "option_data"}};
+  }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     uint32_t value = mem.allocate("call_value", static_cast<uint32_t>(options_ * 4));

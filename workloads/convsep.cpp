@@ -35,6 +35,12 @@ class ConvSep : public Workload {
   }
   std::string kernelFile() const override { return "convsep_rows.s"; }
   std::vector<std::string> kernelFiles() const override { return {"convsep_rows.s", "convsep_cols.s"}; }
+  std::vector<CudaKernel> cudaKernels() const override {
+    return {{"convsep.ptx", "convsep_rows"}, {"convsep.ptx", "convsep_cols"}};
+  }
+  std::map<std::string, std::string> constantBuffers() const override {
+    return {{"c_Kernel", "kernel"}};
+  }
 
   // The row pass: src -> tmp.
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {

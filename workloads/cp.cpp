@@ -37,6 +37,8 @@ class Cp : public Workload {
            " slice, " + std::to_string(atoms_) + " atoms, 16x8 blocks, 8 points per thread";
   }
   std::string kernelFile() const override { return "cp.s"; }
+  std::vector<CudaKernel> cudaKernels() const override { return {{"cp.ptx", "cp"}}; }
+  std::map<std::string, std::string> constantBuffers() const override { return {{"atominfo", "atoms"}}; }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     uint32_t a = mem.allocate("atoms", static_cast<uint32_t>(atoms_ * 16));

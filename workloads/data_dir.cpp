@@ -50,5 +50,6 @@ std::string dataDir() {
 }
 
 std::string kernelDir() { return dataDir() + "/workloads/kernels"; }
+std::string cudaDir() { return dataDir() + "/workloads/cuda"; }
 
 }  // namespace simtlm::workloads

@@ -21,5 +21,7 @@ std::string dataDir();
 void setDataDir(const std::string& dir);
 // dataDir() + "/workloads/kernels".
 std::string kernelDir();
+// dataDir() + "/workloads/cuda": the CUDA workloads and the PTX nvcc compiled from them.
+std::string cudaDir();
 
 }  // namespace simtlm::workloads

@@ -29,6 +29,8 @@ class Dct8x8 : public Workload {
            " image, 8x8 blocks, shared-memory tiles (CUDA SDK CUDAkernel1DCT)";
   }
   std::string kernelFile() const override { return "dct8x8.s"; }
+  std::vector<CudaKernel> cudaKernels() const override { return {{"dct8x8.ptx", "dct8x8"}}; }
+  std::map<std::string, std::string> constantBuffers() const override { return {{"c_DCTv8matrix", "dct"}}; }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     uint32_t bytes = static_cast<uint32_t>(width_ * height_ * 4);

@@ -20,6 +20,7 @@ class Fig3 : public Workload {
     return "DARSIE Fig. 3 array read, block " + std::to_string(x_) + "x" + std::to_string(y_) + ", warp size 4";
   }
   std::string kernelFile() const override { return "fig3.s"; }
+  std::vector<CudaKernel> cudaKernels() const override { return {{"fig3.ptx", "fig3"}}; }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     uint32_t base = mem.allocate("mem", 8 * 4);

@@ -30,6 +30,7 @@ class FloydWarshall : public Workload {
            " blocks of 16x16 (Pannotia floydwarshall)";
   }
   std::string kernelFile() const override { return "floydwarshall.s"; }
+  std::vector<CudaKernel> cudaKernels() const override { return {{"floydwarshall.ptx", "floydwarshall"}}; }
 
   // The k = 0 launch; launches() adds k = 1 .. n-1.
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {

@@ -22,6 +22,7 @@ class Fwt : public Workload {
            " floats, 1D blocks of " + std::to_string(n() / 4) + " (CUDA SDK fwtBatch1Kernel)";
   }
   std::string kernelFile() const override { return "fwt.s"; }
+  std::vector<CudaKernel> cudaKernels() const override { return {{"fwt.ptx", "fwt"}}; }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     uint32_t bytes = static_cast<uint32_t>(batches_ * n() * 4);

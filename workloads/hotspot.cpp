@@ -32,6 +32,7 @@ class Hotspot : public Workload {
            std::to_string(iter_) + " iterations in shared memory, 16x16 blocks";
   }
   std::string kernelFile() const override { return "hotspot.s"; }
+  std::vector<CudaKernel> cudaKernels() const override { return {{"hotspot.ptx", "hotspot"}}; }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     const uint32_t bytes = static_cast<uint32_t>(rows_ * cols_ * 4);

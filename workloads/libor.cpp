@@ -29,6 +29,10 @@ class Libor : public Workload {
     return "LIBOR Monte Carlo (LIB), " + std::to_string(npath_) + " paths, 80 rates, 40 steps, 1D blocks of 256";
   }
   std::string kernelFile() const override { return "libor.s"; }
+  std::vector<CudaKernel> cudaKernels() const override { return {{"libor.ptx", "libor"}}; }
+  std::map<std::string, std::string> constantBuffers() const override {
+    return {{"c_lambda", "lambda"}, {"c_maturities", "maturities"}, {"c_swaprates", "swaprates"}};
+  }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     uint32_t lam = mem.allocate("lambda", kN * 4);

@@ -37,6 +37,7 @@ class Nlm : public Workload {
            std::to_string(h_) + " float image, 7x7 window of 7x7 patches, 16x16 blocks";
   }
   std::string kernelFile() const override { return "nlm.s"; }
+  std::vector<CudaKernel> cudaKernels() const override { return {{"nlm.ptx", "nlm"}}; }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     const uint32_t bytes = static_cast<uint32_t>(w_ * h_ * 4);

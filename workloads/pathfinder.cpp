@@ -33,6 +33,7 @@ class Pathfinder : public Workload {
            std::to_string(blockCols()) + " blocks of 1024 (Rodinia dynproc_kernel)";
   }
   std::string kernelFile() const override { return "pathfinder.s"; }
+  std::vector<CudaKernel> cudaKernels() const override { return {{"pathfinder.ptx", "pathfinder"}}; }
 
   // Rodinia's buffers: gpuWall holds wall rows 1..rows-1, gpuResult[0] starts as wall row 0,
   // gpuResult[1] is scratch. Returns the first strip's launch (t = 0).

@@ -27,6 +27,7 @@ class Srad : public Workload {
            " image, 1D blocks of 512";
   }
   std::string kernelFile() const override { return "srad.s"; }
+  std::vector<CudaKernel> cudaKernels() const override { return {{"srad.ptx", "srad"}}; }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     const long ne = rows_ * cols_;

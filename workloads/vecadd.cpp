@@ -16,6 +16,7 @@ class VecAdd : public Workload {
     return "c = a + b over " + std::to_string(n_) + " floats, 1D blocks of " + std::to_string(block_);
   }
   std::string kernelFile() const override { return "vecadd.s"; }
+  std::vector<CudaKernel> cudaKernels() const override { return {{"vecadd.ptx", "vecadd"}}; }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     uint32_t bytes = static_cast<uint32_t>(n_ * 4);

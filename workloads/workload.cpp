@@ -7,6 +7,7 @@
 #include "isa/assembler.h"
 #include "isa/cfg.h"
 #include "isa/darsie_analysis.h"
+#include "isa/ptx/ptx_translate.h"
 
 namespace simtlm::workloads {
 
@@ -55,26 +56,49 @@ std::unique_ptr<Workload> makeWorkload(const std::string& name, const Options& o
 
 // With the DARSIE compiler pass's hint bits (Sec. 4.2), as the scenario loader compiles.
 namespace {
-isa::Kernel compileKernel(const std::string& file) {
-  isa::Kernel k = isa::assembleFile(kernelDir() + "/" + file);
+isa::Kernel withHints(isa::Kernel k) {
   isa::applyStaticHints(k, isa::markRedundancy(k, isa::Cfg(k)));
   return k;
 }
-}  // namespace
-
-isa::Kernel loadKernel(const Workload& w) { return compileKernel(w.kernelFile()); }
-
-std::vector<isa::Kernel> loadKernels(const Workload& w) {
+std::vector<isa::Kernel> compileAll(const Workload& w, KernelSource source) {
   std::vector<isa::Kernel> ks;
-  for (const auto& f : w.kernelFiles()) ks.push_back(compileKernel(f));
+  if (source == KernelSource::Assembly) {
+    for (const auto& f : w.kernelFiles()) ks.push_back(withHints(isa::assembleFile(kernelDir() + "/" + f)));
+    return ks;
+  }
+  const auto cuda = w.cudaKernels();
+  if (cuda.empty()) throw std::invalid_argument("workload " + w.name() + " has no CUDA kernels (source: cuda)");
+  for (const auto& c : cuda) ks.push_back(withHints(isa::ptx::loadPtxFile(cudaDir() + "/" + c.ptxFile, c.entry)));
   return ks;
 }
+}  // namespace
 
-isa::ExecCounts runOnInterpreter(const Workload& w, isa::GlobalMemory& mem, isa::ExecObserver* observer) {
-  const auto kernels = loadKernels(w);
+isa::Kernel loadKernel(const Workload& w, KernelSource source) { return compileAll(w, source).at(0); }
+
+std::vector<isa::Kernel> loadKernels(const Workload& w, KernelSource source) { return compileAll(w, source); }
+
+std::vector<uint32_t> kernelParams(const Workload& w, const isa::Kernel& kernel, const std::vector<uint32_t>& declared,
+                                   const isa::GlobalMemory& mem) {
+  std::vector<uint32_t> out = declared;
+  const auto bindings = w.constantBuffers();
+  for (size_t i = kernel.params.size() - kernel.constantParams; i < kernel.params.size(); ++i) {
+    const std::string& sym = kernel.params[i].name;
+    auto it = bindings.find(sym);
+    if (it == bindings.end())
+      throw std::invalid_argument("workload " + w.name() + ": kernel " + kernel.name + " reads __constant__ '" + sym +
+                                  "', which constantBuffers() does not bind to a buffer");
+    out.push_back(mem.region(it->second).base);
+  }
+  return out;
+}
+
+isa::ExecCounts runOnInterpreter(const Workload& w, isa::GlobalMemory& mem, isa::ExecObserver* observer, KernelSource source) {
+  const auto kernels = loadKernels(w, source);
   isa::ExecCounts sum;
-  for (const auto& step : w.launches(mem)) {
-    isa::ExecCounts c = isa::Interpreter(kernels.at(step.kernel), mem).run(step.launch, observer);
+  for (auto step : w.launches(mem)) {
+    const isa::Kernel& k = kernels.at(step.kernel);
+    step.launch.params = kernelParams(w, k, step.launch.params, mem);
+    isa::ExecCounts c = isa::Interpreter(k, mem).run(step.launch, observer);
     sum += c;
   }
   return sum;

@@ -24,6 +24,16 @@ struct Step {
   isa::LaunchConfig launch;
 };
 
+// The CUDA twin of one kernel (workloads/cuda/, docs/ptx.md): the PTX module nvcc compiled from
+// workloads/cuda/NAME.cu, relative to cudaDir(), and the `.entry` in it.
+struct CudaKernel {
+  std::string ptxFile;
+  std::string entry;
+};
+
+// Which kernels a workload runs: its hand-written assembly, or the nvcc-compiled CUDA twins.
+enum class KernelSource { Assembly, Cuda };
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -42,6 +52,13 @@ class Workload {
   virtual std::vector<Step> launches(isa::GlobalMemory& mem) const { return {Step{0, setup(mem)}}; }
   // Compares output buffers with the C++ reference: empty when correct, else what differs.
   virtual std::string verify(const isa::GlobalMemory& mem) const = 0;
+
+  // The CUDA twins of kernelFiles(), in the same order; each takes the same parameters as its
+  // assembly twin, so launches() serves both. Empty when the workload has none.
+  virtual std::vector<CudaKernel> cudaKernels() const { return {}; }
+  // The CUDA kernels' `__constant__` arrays (symbol -> the buffer setup() fills with their
+  // data). The translation passes each as a hidden parameter after the declared ones.
+  virtual std::map<std::string, std::string> constantBuffers() const { return {}; }
 };
 
 // Names of all workloads, and a factory that validates the options.
@@ -50,12 +67,17 @@ std::unique_ptr<Workload> makeWorkload(const std::string& name, const Options& o
 
 // The workload's (first) kernel, and all its kernels in kernelFiles() order; both with the
 // DARSIE compiler pass's hint bits, as the scenario loader compiles.
-isa::Kernel loadKernel(const Workload& w);
-std::vector<isa::Kernel> loadKernels(const Workload& w);
+isa::Kernel loadKernel(const Workload& w, KernelSource source = KernelSource::Assembly);
+std::vector<isa::Kernel> loadKernels(const Workload& w, KernelSource source = KernelSource::Assembly);
 // Runs every launch of the workload on the interpreter, in order, on `mem` (which it sets up);
 // the counts are summed. An observer sees each launch (its onLaunch starts afresh).
 isa::ExecCounts runOnInterpreter(const Workload& w, isa::GlobalMemory& mem,
-                                 isa::ExecObserver* observer = nullptr);
+                                 isa::ExecObserver* observer = nullptr,
+                                 KernelSource source = KernelSource::Assembly);
+// The parameter words of `kernel` for a launch of `w`: `declared` (the launch's parameters),
+// then the address of each of the kernel's `__constant__` symbols' buffers (constantBuffers()).
+std::vector<uint32_t> kernelParams(const Workload& w, const isa::Kernel& kernel,
+                                   const std::vector<uint32_t>& declared, const isa::GlobalMemory& mem);
 
 // Reads an option with its default and checks its allowed range (std::invalid_argument).
 long option(const Options& o, const std::string& key, long def, long lo, long hi);

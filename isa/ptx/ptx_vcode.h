@@ -1,0 +1,55 @@
+// The translation's intermediate code: simtlm instructions over virtual registers (PTX's
+// unbounded registers plus the translation's temporaries), before register allocation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/kernel.h"
+#include "isa/ptx/ptx_module.h"
+
+namespace simtlm::isa::ptx {
+
+inline constexpr int kNoReg = -1;
+inline constexpr int kPt = -2;  // the constant-true predicate as a predicate source
+
+// One simtlm instruction whose register fields are virtual: general (gpr) and predicate (pred)
+// numbers are separate spaces, and which fields are which follows the opcode's Format.
+struct VInstr {
+  Op op = Op::NOP;
+  int guard = kNoReg;  // predicate, or kNoReg
+  bool guardNeg = false;
+  bool hasImm = false, hasBase = false;
+  int d = kNoReg, a = kNoReg, b = kNoReg, c = kNoReg;
+  int32_t off = 0;
+  uint32_t imm = 0;    // immediate, barrier id, special-register number (in `a` for s2r)
+  int target = -1;     // branch target: index into VCode::instrs (resolved)
+  std::string label;   // branch target label until resolved
+  int line = 0;        // PTX source line
+};
+
+struct VCode {
+  std::vector<VInstr> instrs;
+  std::vector<std::pair<size_t, std::string>> labels;  // instruction index -> PTX label
+  int numGpr = 0, numPred = 0;
+  uint32_t sharedBytes = 0, localBytes = 0;
+  std::vector<ParamDecl> params;
+  uint32_t constantParams = 0;  // hidden ones at the end of params (__constant__ addresses)
+  int ptxInstructions = 0;
+};
+
+// Which register fields an instruction reads and writes, as (is predicate, virtual number).
+struct RegRef {
+  bool pred;
+  int reg;
+};
+void readsOf(const VInstr& in, std::vector<RegRef>& out);   // operands and guard, not the old dst
+bool writesOf(const VInstr& in, RegRef& out);               // the destination, if any
+
+// Allocates r0..r63 / p0..p6 and builds the kernel (isa/ptx/ptx_regalloc.cpp). Spills general
+// registers to .local when 64 are not enough; throws InputError naming `file` when predicates
+// do not fit.
+Kernel allocate(VCode code, const std::string& name, const std::string& file, int* spilled = nullptr);
+
+}  // namespace simtlm::isa::ptx
