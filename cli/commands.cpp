@@ -82,7 +82,8 @@ const char* kUsage =
     "                            microbenchmark table: latencies, bandwidth, bank conflicts,\n"
     "                            issue rates, atomics beside published targets\n"
     "                            (docs/microbenchmarks.md)\n"
-    "  asm KERNEL.s [-o OUT.bin] [--hints] [--window N] [--annotate [--block X,Y,Z]\n"
+    "  asm KERNEL.s|KERNEL.ptx [--entry K] [-o OUT.bin] [--hints] [--window N]\n"
+    "      [--annotate [--block X,Y,Z]\n"
     "               [--warp-size N] [--paper-tid-x-only]]\n"
     "                            assemble; print the listing annotated like DARSIE Fig. 6\n"
     "  disasm KERNEL.bin         disassemble a kernel binary\n"
@@ -133,11 +134,12 @@ std::vector<OutputFile> outputsOf(const po::variables_map& vm, std::initializer_
   return out;
 }
 
-isa::Kernel loadAnyKernel(const std::string& path) { return scenario::loadKernelFile(path); }
+isa::Kernel loadAnyKernel(const std::string& path, const std::string& entry = "") { return scenario::loadKernelFile(path, entry); }
 
 int cmdAsm(const std::vector<std::string>& args) {
   po::options_description desc("asm");
-  desc.add_options()("kernel", po::value<std::string>()->required(), "kernel source")(
+  desc.add_options()("kernel", po::value<std::string>()->required(), "kernel source (.s, or .ptx: docs/ptx.md)")(
+      "entry", po::value<std::string>(), "the kernel of a PTX module that holds several")(
       "output,o", po::value<std::string>(), "write the kernel binary here")(
       "hints", "write DARSIE (static V/CR/DR) and BOW-WR hint bits into the binary")(
       "window", po::value<int>()->default_value(3), "BOW instruction window, 1..8")(
@@ -151,7 +153,7 @@ int cmdAsm(const std::vector<std::string>& args) {
   if (window < 1 || window > 8) throw std::invalid_argument("--window " + std::to_string(window) + " is outside [1, 8]");
   if (warp < 1 || warp > 32) throw std::invalid_argument("--warp-size " + std::to_string(warp) + " is outside [1, 32]");
   checkOutputs(outputsOf(vm, {"output"}), {{"kernel file", vm["kernel"].as<std::string>()}});
-  isa::Kernel k = loadAnyKernel(vm["kernel"].as<std::string>());
+  isa::Kernel k = loadAnyKernel(vm["kernel"].as<std::string>(), vm.count("entry") ? vm["entry"].as<std::string>() : "");
   if (vm.count("hints")) {
     isa::Cfg cfg(k);
     isa::applyStaticHints(k, isa::markRedundancy(k, cfg));

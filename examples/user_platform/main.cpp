@@ -8,10 +8,12 @@
 // peripheral and the GPU reads the code and data the CPU wrote. Exit code 0 only when the CPU
 // saw correct results, no GPU error and the expected refusal of a bad launch.
 #include <iostream>
+#include <string>
 
 #include <systemc>
 
 #include "isa/assembler.h"
+#include "isa/ptx/ptx_translate.h"
 #include "model/common/config.h"
 #include "model/common/stats.h"
 #include "model/gpu/gpu.h"
@@ -39,13 +41,16 @@ constexpr std::uint32_t kBlock = 128;
 
 }  // namespace
 
-int sc_main(int, char*[]) {
+int sc_main(int argc, char* argv[]) {
   isa::Kernel kernel;
   try {
     // Assembled at run time from simtlm's data folder: SIMTLM_DATA_DIR when set, else the one
-    // the CMake package named when this platform was built.
+    // the CMake package named when this platform was built. `user_platform cuda` runs the
+    // nvcc-compiled twin instead (workloads/cuda/vecadd.ptx, translated: docs/ptx.md).
     workloads::setDataDir(USER_PLATFORM_DATA_DIR);
-    kernel = isa::assembleFile(workloads::kernelDir() + "/vecadd.s");
+    const bool cuda = argc > 1 && std::string(argv[1]) == "cuda";
+    kernel = cuda ? isa::ptx::loadPtxFile(workloads::cudaDir() + "/vecadd.ptx", "vecadd")
+                  : isa::assembleFile(workloads::kernelDir() + "/vecadd.s");
   } catch (const std::exception& e) {
     std::cout << "user_platform: FAILED: " << e.what() << std::endl;
     return 2;

@@ -151,7 +151,10 @@ Intervals liveIntervals(const VCode& c) {
 
 // Linear scan over the registers [from, to) of the interval set onto `k` physical registers.
 // Returns each one's register, or -1 for a spilled one (only when `spill`).
-std::vector<int> linearScan(const Intervals& iv, int from, int to, int k, bool spill, int& failedAt) {
+// `hint[v]`: a register whose value v copies (mov v, u): v takes u's register when it is free,
+// so that the copy becomes `mov r, r` and is dropped.
+std::vector<int> linearScan(const Intervals& iv, int from, int to, int k, bool spill, int& failedAt,
+                            const std::vector<int>& hint = {}) {
   std::vector<int> order;
   for (int v = from; v < to; ++v)
     if (iv.end[v] >= 0) order.push_back(v);
@@ -167,8 +170,13 @@ std::vector<int> linearScan(const Intervals& iv, int from, int to, int k, bool s
       active.erase(active.begin());
     }
     if (!free.empty()) {
-      phys[v - from] = *free.begin();
-      free.erase(free.begin());
+      auto pick = free.begin();
+      if (v < static_cast<int>(hint.size()) && hint[v] >= from && phys[hint[v] - from] >= 0) {
+        auto h = free.find(phys[hint[v] - from]);
+        if (h != free.end()) pick = h;
+      }
+      phys[v - from] = *pick;
+      free.erase(pick);
       active.insert({iv.end[v], v});
       continue;
     }
@@ -204,10 +212,13 @@ Instr physical(const VInstr& v) {
 
 Kernel allocate(VCode code, const std::string& name, const std::string& file, int* spilledOut) {
   const Intervals iv = liveIntervals(code);
+  std::vector<int> hint(code.numGpr, -1);
+  for (const auto& in : code.instrs)
+    if (in.op == Op::MOV_B32 && !in.hasImm && in.guard == kNoReg) hint[in.d] = in.a;
   int failedAt = -1;
-  std::vector<int> gpr = linearScan(iv, 0, code.numGpr, kMaxRegs, false, failedAt);
+  std::vector<int> gpr = linearScan(iv, 0, code.numGpr, kMaxRegs, false, failedAt, hint);
   bool spilling = failedAt >= 0;
-  if (spilling) gpr = linearScan(iv, 0, code.numGpr, kMaxRegs - kScratch, true, failedAt);
+  if (spilling) gpr = linearScan(iv, 0, code.numGpr, kMaxRegs - kScratch, true, failedAt, hint);
   const std::vector<int> pred = linearScan(iv, code.numGpr, code.numGpr + code.numPred, kNumPreds, false, failedAt);
   if (failedAt >= 0) {
     const int line = code.instrs[failedAt / 2].line;
@@ -297,6 +308,9 @@ Kernel allocate(VCode code, const std::string& name, const std::string& file, in
         spillStore = true;
       }
     }
+    // A copy whose source and destination share a register (cvta, widening cvt, coalesced
+    // moves) does nothing: it is not emitted.
+    if (v.op == Op::MOV_B32 && !v.hasImm && !spillStore && scratch.empty() && in.d == in.a) continue;
     if (v.op == Op::BRA) branches.push_back(k.instrs.size());
     emitRaw(in, v.line);
     if (v.op == Op::BRA) k.instrs.back().imm = static_cast<uint32_t>(v.target);  // resolved below

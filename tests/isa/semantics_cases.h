@@ -93,11 +93,15 @@ std::vector<Case> predicateCases();   // semantics_compare_test.cpp
 // Atomics: a = the old memory word, b = the operand, c = the swap value (cas); the expected
 // value is the new memory word (the destination register receives the old word a).
 std::vector<Case> atomicCases();      // semantics_atomic_test.cpp
+std::vector<Case> bitCases();         // semantics_bits_test.cpp
+std::vector<Case> roundingCases();    // semantics_bits_test.cpp
+std::vector<Case> ftzCases();         // semantics_bits_test.cpp
 
 inline std::vector<Case> allCases() {
   std::vector<Case> all;
   for (auto table : {intArithCases, divRemCases, logicShiftCases, fpArithCases, sfuCases,
-                     convertCases, moveCases, compareCases, predicateCases, atomicCases}) {
+                     convertCases, moveCases, compareCases, predicateCases, atomicCases, bitCases,
+                     roundingCases, ftzCases}) {
     auto t = table();
     all.insert(all.end(), t.begin(), t.end());
   }
