@@ -258,7 +258,9 @@ void Lowering::lowerStatement(const Statement& s) {
     const Operand& id = s.operands[0];
     if (id.kind != Operand::Kind::Imm || id.value > 15) fail(id.pos, "the barrier id must be a number 0..15");
     if (guard_ != kNoReg) unsupported(file_, s.pos, "a guarded " + s.opcode);
-    emit(Op::BAR_SYNC).imm = static_cast<uint32_t>(id.value);
+    VInstr& bar = emit(Op::BAR_SYNC);
+    bar.hasImm = true;  // the barrier id is the instruction's immediate
+    bar.imm = static_cast<uint32_t>(id.value);
     return;
   }
   if (base == "membar" || base == "fence") {
@@ -611,7 +613,9 @@ void Lowering::lowerBranch(const std::vector<std::string>& mods) {
       return;
     }
   }
-  emit(Op::BRA).label = t.name;
+  VInstr& bra = emit(Op::BRA);
+  bra.hasImm = true;  // the target PC is the instruction's immediate
+  bra.label = t.name;
 }
 
 }  // namespace simtlm::isa::ptx

@@ -337,7 +337,13 @@ Kernel allocate(VCode code, const std::string& name, const std::string& file, in
   }
   k.numRegs = std::max(1, maxReg + 1);
   k.code.reserve(k.instrs.size());
-  for (const auto& x : k.instrs) k.code.push_back(encode(x));
+  for (const auto& x : k.instrs) {
+    // The timing model runs the encoded words, the interpreter the decoded ones: they must agree.
+    Instr back;
+    if (!decode(encode(x), back) || !(back == x))
+      throw std::logic_error("PTX translation of '" + name + "' made an instruction that does not encode (" + std::string(info(x.op).name) + ")");
+    k.code.push_back(encode(x));
+  }
   checkKernel(k);
   return k;
 }
