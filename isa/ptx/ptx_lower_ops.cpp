@@ -200,6 +200,24 @@ void Lowering::ternary(Op op, const Operand& d, const Operand& a, const Operand&
 }
 
 void Lowering::lowerStatement(const Statement& s) {
+  const size_t first = body_.size();
+  const int firstTempGpr = code_.numGpr, firstTempPred = code_.numPred;
+  lowerOne(s);
+  // Temporaries (registers made for this statement) are written in every lane: a guarded write
+  // would keep them live from the start of the kernel (lanes that skip it keep the old value),
+  // and only this statement reads them. Memory and control instructions keep the guard.
+  if (guard_ == kNoReg) return;
+  for (size_t i = first; i < body_.size(); ++i) {
+    VInstr& in = body_[i];
+    const Format f = info(in.op).format;
+    const bool alu = f == Format::Unary || f == Format::Binary || f == Format::Ternary || f == Format::Select ||
+                     f == Format::Special || f == Format::Compare || f == Format::PredBinary || f == Format::PredUnary;
+    const bool pred = writesPred(f);
+    if (alu && in.d >= (pred ? firstTempPred : firstTempGpr)) in.guard = kNoReg, in.guardNeg = false;
+  }
+}
+
+void Lowering::lowerOne(const Statement& s) {
   st_ = &s;
   guard_ = kNoReg;
   guardNeg_ = s.guardNeg;
@@ -443,7 +461,13 @@ void Lowering::lowerSetp(const std::vector<std::string>& mods, Type t) {
     in.d = t1, in.a = tv;
   }
   const Op bop = boolop == "and" ? Op::PAND : boolop == "or" ? Op::POR : Op::PXOR;
-  const int c = boolop.empty() ? kNoReg : predSrc(o[3]);
+  int c = boolop.empty() ? kNoReg : predSrc(o[3]);
+  // q reads c after p is written: when c is p itself, read it from a copy.
+  if (hasQ && c != kNoReg && c == predDst(o[0])) {
+    VInstr& cp = emit(Op::PAND);
+    cp.d = newPred(), cp.a = c, cp.b = kPt;
+    c = cp.d;
+  }
   int notT = kNoReg;
   if (hasQ) {
     notT = newPred();

@@ -52,6 +52,7 @@ class Lowering {
 
   // ptx_lower_ops.cpp
   void lowerStatement(const Statement& s);
+  void lowerOne(const Statement& s);
   VInstr& emit(Op op);
   Src src(const Operand& o);
   int gprSrc(const Operand& o);

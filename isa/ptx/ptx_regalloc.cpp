@@ -5,6 +5,7 @@
 // registers (r60..r63) are kept back to load and store them around each use.
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <set>
 
 #include "isa/diagnostics.h"
@@ -74,34 +75,156 @@ struct Intervals {
   std::vector<int> start, end;  // positions: 2i = reads of instruction i, 2i+1 = its write
 };
 
-Intervals liveIntervals(const VCode& c) {
+// Basic blocks of the virtual code: leaders are the first instruction, branch targets and what
+// follows a branch or exit.
+struct Blocks {
+  std::vector<int> first, blockOf;
+  std::vector<std::vector<int>> succ;
+  int n = 0;
+  int count() const { return static_cast<int>(first.size()); }
+  int lastOf(int b) const { return b + 1 < count() ? first[b + 1] - 1 : n - 1; }
+  explicit Blocks(const VCode& c) : blockOf(c.instrs.size()), n(static_cast<int>(c.instrs.size())) {
+    std::vector<char> leader(n + 1, 0);
+    leader[0] = 1;
+    for (int i = 0; i < n; ++i) {
+      const VInstr& in = c.instrs[i];
+      if (in.op == Op::BRA) leader[in.target] = 1, leader[i + 1] = 1;
+      if (in.op == Op::EXIT) leader[i + 1] = 1;
+    }
+    for (int i = 0; i < n; ++i) {
+      if (leader[i]) first.push_back(i);
+      blockOf[i] = count() - 1;
+    }
+    succ.resize(count());
+    for (int b = 0; b < count(); ++b) {
+      const VInstr& in = c.instrs[lastOf(b)];
+      const bool uncond = in.guard == kNoReg;
+      if (in.op == Op::BRA) succ[b].push_back(blockOf[in.target]);
+      const bool falls = !((in.op == Op::BRA || in.op == Op::EXIT) && uncond);
+      if (falls && lastOf(b) + 1 < n) succ[b].push_back(b + 1);
+    }
+  }
+};
+
+// Splits every virtual register into its webs (the definitions that reach a common use, and
+// the uses they reach), each a register of its own: a PTX register reused for unrelated values
+// (%p1 set and tested in two places) then has two short live ranges instead of one long one.
+void splitWebs(VCode& c) {
   const int n = static_cast<int>(c.instrs.size());
   const int nv = c.numGpr + c.numPred;
+  if (n == 0) return;
   auto idx = [&](const RegRef& r) { return r.pred ? c.numGpr + r.reg : r.reg; };
-  // Basic blocks: leaders are the first instruction, branch targets and what follows a branch
-  // or exit.
-  std::vector<char> leader(n + 1, 0);
-  leader[0] = 1;
-  for (int i = 0; i < n; ++i) {
-    const VInstr& in = c.instrs[i];
-    if (in.op == Op::BRA) leader[in.target] = 1, leader[i + 1] = 1;
-    if (in.op == Op::EXIT) leader[i + 1] = 1;
+  // Definition sites: instruction i defines def i; def n + v is v's value at kernel entry.
+  const int nd = n + nv;
+  std::vector<std::vector<int>> defsOf(nv);
+  std::vector<int> regOfDef(nd, -1);
+  for (int v = 0; v < nv; ++v) defsOf[v].push_back(n + v), regOfDef[n + v] = v;
+  RegRef w;
+  for (int i = 0; i < n; ++i)
+    if (writesOf(c.instrs[i], w)) defsOf[idx(w)].push_back(i), regOfDef[i] = idx(w);
+  const Blocks bl(c);
+  const int nb = bl.count();
+  // Reaching definitions, forward over the blocks.
+  // The original register each instruction writes (-1: none), kept apart from the fields that
+  // the renaming pass rewrites.
+  std::vector<int> wrote(n, -1);
+  std::vector<char> guarded(n, 0);
+  for (int i = 0; i < n; ++i)
+    if (writesOf(c.instrs[i], w)) wrote[i] = idx(w), guarded[i] = c.instrs[i].guard != kNoReg;
+  auto transfer = [&](int i, Bits& r) {
+    if (wrote[i] < 0) return;
+    if (!guarded[i])
+      for (int d : defsOf[wrote[i]]) r.reset(d);
+    r.set(i);
+  };
+  std::vector<Bits> in(nb, Bits(nd)), out(nb, Bits(nd));
+  for (int v = 0; v < nv; ++v) in[0].set(n + v);
+  std::vector<std::vector<int>> preds(nb);
+  for (int b = 0; b < nb; ++b)
+    for (int s : bl.succ[b]) preds[s].push_back(b);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int b = 0; b < nb; ++b) {
+      for (int p : preds[b]) in[b].orWith(out[p]);
+      Bits r = in[b];
+      for (int i = bl.first[b]; i <= bl.lastOf(b); ++i) transfer(i, r);
+      changed |= out[b].orWith(r);
+    }
   }
-  std::vector<int> first, blockOf(n);
-  for (int i = 0; i < n; ++i) {
-    if (leader[i]) first.push_back(i);
-    blockOf[i] = static_cast<int>(first.size()) - 1;
+  std::vector<int> parent(nd);
+  for (int d = 0; d < nd; ++d) parent[d] = d;
+  std::function<int(int)> find = [&](int d) { return parent[d] == d ? d : parent[d] = find(parent[d]); };
+  auto unite = [&](int a, int b) { parent[find(a)] = find(b); };
+  std::vector<RegRef> reads;
+  // One pass unites the definitions reaching each use; the next renames.
+  std::vector<int> newId(nd, -1);
+  int gprs = 0, preds2 = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int b = 0; b < nb; ++b) {
+      Bits r = in[b];
+      for (int i = bl.first[b]; i <= bl.lastOf(b); ++i) {
+        VInstr& x = c.instrs[i];
+        auto webOf = [&](int v) {  // the root of the definitions of v reaching here
+          int root = -1;
+          for (int d : defsOf[v])
+            if (r.test(d)) {
+              if (root < 0) root = find(d);
+              else if (pass == 0) unite(d, root), root = find(root);
+            }
+          return root < 0 ? find(n + v) : root;
+        };
+        auto rename = [&](int root, bool pred) {
+          if (newId[root] < 0) newId[root] = pred ? preds2++ : gprs++;
+          return newId[root];
+        };
+        readsOf(x, reads);
+        const bool writes = writesOf(x, w);
+        const bool wPred = w.pred;
+        if (pass == 0) {
+          for (const auto& rr : reads) webOf(idx(rr));
+          if (writes && x.guard != kNoReg) unite(i, webOf(idx(w)));  // a guarded write merges with the value it keeps
+        }
+        if (pass == 1) {
+          // Rewrite the fields: each read through its web, the write through its own.
+          auto map = [&](int& field, bool pred) {
+            if (field < 0) return;
+            const int v = pred ? c.numGpr + field : field;
+            field = rename(webOf(v), pred);
+          };
+          const Format f = info(x.op).format;
+          if (x.guard >= 0) map(x.guard, true);
+          switch (f) {
+            case Format::Unary: if (!x.hasImm) map(x.a, false); break;
+            case Format::Binary: map(x.a, false); if (!x.hasImm) map(x.b, false); break;
+            case Format::Ternary: map(x.a, false); map(x.b, false); map(x.c, false); break;
+            case Format::Select: map(x.a, false); map(x.b, false); map(x.c, true); break;
+            case Format::Compare: map(x.a, false); if (!x.hasImm) map(x.b, false); break;
+            case Format::PredBinary: map(x.a, true); map(x.b, true); break;
+            case Format::PredUnary: map(x.a, true); break;
+            case Format::Load: if (x.hasBase) map(x.a, false); break;
+            case Format::Store: if (x.hasBase) map(x.a, false); map(x.b, false); break;
+            case Format::Atomic: map(x.a, false); map(x.b, false); break;
+            case Format::AtomicCas: map(x.a, false); map(x.b, false); map(x.c, false); break;
+            default: break;
+          }
+          if (writes) x.d = rename(find(i), wPred);
+        }
+        transfer(i, r);
+      }
+    }
   }
-  const int nb = static_cast<int>(first.size());
-  auto lastOf = [&](int b) { return b + 1 < nb ? first[b + 1] - 1 : n - 1; };
-  std::vector<std::vector<int>> succ(nb);
-  for (int b = 0; b < nb; ++b) {
-    const VInstr& in = c.instrs[lastOf(b)];
-    const bool uncond = in.guard == kNoReg;
-    if (in.op == Op::BRA) succ[b].push_back(blockOf[in.target]);
-    const bool falls = !((in.op == Op::BRA || in.op == Op::EXIT) && uncond);
-    if (falls && lastOf(b) + 1 < n) succ[b].push_back(b + 1);
-  }
+  c.numGpr = gprs;
+  c.numPred = preds2;
+}
+
+Intervals liveIntervals(const VCode& c) {
+  const int nv = c.numGpr + c.numPred;
+  auto idx = [&](const RegRef& r) { return r.pred ? c.numGpr + r.reg : r.reg; };
+  const Blocks bl(c);
+  const std::vector<int>& first = bl.first;
+  const int nb = bl.count();
+  auto lastOf = [&](int b) { return bl.lastOf(b); };
+  const auto& succ = bl.succ;
   std::vector<Bits> use(nb, Bits(nv)), def(nb, Bits(nv)), in(nb, Bits(nv)), out(nb, Bits(nv));
   std::vector<RegRef> reads;
   for (int b = 0; b < nb; ++b)
@@ -211,6 +334,7 @@ Instr physical(const VInstr& v) {
 }  // namespace
 
 Kernel allocate(VCode code, const std::string& name, const std::string& file, int* spilledOut) {
+  splitWebs(code);
   const Intervals iv = liveIntervals(code);
   std::vector<int> hint(code.numGpr, -1);
   for (const auto& in : code.instrs)
