@@ -4,7 +4,7 @@
 # build-fuzz/corpus/TARGET across runs; crashes, timeouts and leaks are written to
 # build-fuzz/artifacts/ and make the script exit non-zero. Reproduce one with
 # `build-fuzz/fuzz/TARGET FILE`. Needs clang and libFuzzer (Debian: clang, libclang-rt-14-dev).
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (asm binary config energy scenario; default all)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (asm binary config energy ptx scenario; default all)
 # CPU-heavy: on a shared machine run it under `nice -n 19`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,9 +12,9 @@ root=$(pwd)
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(asm binary config energy scenario)
+[ ${#targets[@]} -gt 0 ] || targets=(asm binary config energy ptx scenario)
 for t in "${targets[@]}"; do
-  case "$t" in asm|binary|config|energy|scenario) ;; *) echo "fuzz: unknown target '$t' (asm binary config energy scenario)" >&2; exit 2 ;; esac
+  case "$t" in asm|binary|config|energy|ptx|scenario) ;; *) echo "fuzz: unknown target '$t' (asm binary config energy ptx scenario)" >&2; exit 2 ;; esac
 done
 if ! command -v clang++ >/dev/null; then
   echo "fuzz: clang++ not found (Debian: apt-get install clang libclang-rt-14-dev)" >&2
@@ -43,12 +43,20 @@ if [[ " ${targets[*]} " == *" binary "* ]]; then
   done
 fi
 
+# PTX seeds: the committed nvcc output of the CUDA workloads (only the .ptx files: the folder
+# also holds their .cu sources).
+if [[ " ${targets[*]} " == *" ptx "* ]]; then
+  mkdir -p $b/seeds/ptx
+  cp -p workloads/cuda/*.ptx $b/seeds/ptx/
+fi
+
 seeds() {
   case "$1" in
     asm) echo workloads/kernels scenarios/kernels tests/asm_errors ;;
     binary) echo $b/seeds/binary ;;
     config) echo configs tests/config_errors ;;
     energy) echo configs/energy tests/energy_errors ;;
+    ptx) echo $b/seeds/ptx ;;
     scenario) echo scenarios tests/scenario_errors tests/scenario_failing ;;
   esac
 }

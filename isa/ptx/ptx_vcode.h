@@ -41,8 +41,8 @@ struct VCode {
 
 // Which register fields an instruction reads and writes, as (is predicate, virtual number).
 struct RegRef {
-  bool pred;
-  int reg;
+  bool pred = false;
+  int reg = kNoReg;
 };
 void readsOf(const VInstr& in, std::vector<RegRef>& out);   // operands and guard, not the old dst
 bool writesOf(const VInstr& in, RegRef& out);               // the destination, if any

@@ -203,6 +203,22 @@ INSTANTIATE_TEST_SUITE_P(
         BadPtx{" add.s32 %r1, %q2, 1;\n ret;\n", "register '%q2' is not declared"},
         BadPtx{" bar.sync %r1;\n ret;\n", "the barrier id must be a number 0..15"}));
 
+// Fuzz finding (tests/ptx_fuzz_findings/): a kernel in which no instruction writes a register
+// read an uninitialized RegRef in the web splitting (UBSan: a bool holding 32). Under
+// scripts/sanitize.sh this test is the reproducer.
+TEST(PtxRegisters, KernelThatWritesNoRegisterTranslates) {
+  const isa::Kernel k = translateText(".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n ret;\n}\n");
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_EQ(k.instrs[0].op, isa::Op::EXIT);
+  // The input as the fuzzer found it: translates, or is refused with an InputError.
+  const std::string found = readFile(std::string(SIMTLM_SOURCE_DIR) + "/tests/ptx_fuzz_findings/regalloc_uninit_wpred_artifact.ptx");
+  try {
+    const auto m = isa::ptx::parseModule(found, "found.ptx");
+    for (const auto& e : isa::ptx::entryNames(m)) isa::ptx::translate(m, e);
+  } catch (const InputError&) {
+  }
+}
+
 TEST(PtxParser, NamesLineAndColumnOfBadText) {
   EXPECT_CONTAINS(errorOf(".version 9.0\n.target sm_75\n.entry k(\n.param .u32 a\n{\n ret;\n}\n"),
                   "t.ptx:5:1: error: expected ',' or ')', found '{'");
