@@ -13,6 +13,11 @@ string(REGEX REPLACE "\n$" "" names "${names}")
 string(REPLACE "\n" ";" names "${names}")
 # Compositions the contract covers too (docs/mechanisms.md, "Composition").
 list(APPEND names darsie+bow-wr)
+# -DSKIP=a,b leaves out mechanisms with a known bug on this scenario (each has its own test).
+if(SKIP)
+  string(REPLACE "," ";" skip "${SKIP}")
+  list(REMOVE_ITEM names ${skip})
+endif()
 foreach(m ${names})
   set(runs 1)
   if(RERUN)
