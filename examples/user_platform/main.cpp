@@ -51,6 +51,12 @@ int sc_main(int argc, char* argv[]) {
     const bool cuda = argc > 1 && std::string(argv[1]) == "cuda";
     kernel = cuda ? isa::ptx::loadPtxFile(workloads::cudaDir() + "/vecadd.ptx", "vecadd")
                   : isa::assembleFile(workloads::kernelDir() + "/vecadd.s");
+    // nvcc names the parameters vecadd_param_0..3; they are the .s kernel's A, B, C, N in order,
+    // and the CPU fills the parameter buffer by those names.
+    if (cuda) {
+      const char* names[] = {"A", "B", "C", "N"};
+      for (size_t i = 0; i < kernel.params.size() && i < 4; ++i) kernel.params[i].name = names[i];
+    }
   } catch (const std::exception& e) {
     std::cout << "user_platform: FAILED: " << e.what() << std::endl;
     return 2;
