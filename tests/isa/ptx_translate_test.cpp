@@ -237,3 +237,65 @@ TEST(PtxSymbols, ConstantArraysBecomeHiddenParameters) {
 }
 
 }  // namespace simtlm::test
+
+namespace simtlm::test {
+
+// Atomics and reductions (which the random modules leave out: their order is the interpreter's,
+// lane by lane) and the opcodes whose PTX modifiers pick the simtlm opcode (.ftz, .nc, ldu,
+// membar), each with a value a wrong choice would change. One warp of 32 threads; out[0..] as
+// commented.
+TEST(PtxOpcodes, AtomicsReductionsAndModifiersTranslateToTheirMeaning) {
+  const std::string body = R"(
+ .shared .align 4 .b8 sh[8];
+ ld.param.u64 %rd1, [k_param_0];
+ cvta.to.global.u64 %rd2, %rd1;
+ mov.u32 %r0, %tid.x;
+ mov.u32 %r1, sh;
+ atom.shared.add.u32 %r2, [%r1], 1;
+ red.global.add.u32 [%rd2], %r0;
+ atom.global.max.s32 %r3, [%rd2+4], %r0;
+ atom.global.min.u32 %r4, [%rd2+8], %r0;
+ atom.global.exch.b32 %r5, [%rd2+12], %r0;
+ atom.global.cas.b32 %r6, [%rd2+16], 0, 77;
+ membar.gl;
+ bar.sync 0;
+ setp.ne.s32 %p1, %r0, 0;
+ @%p1 bra $L__BB0_2;
+ ld.shared.u32 %r7, [sh];
+ st.global.u32 [%rd2+20], %r7;
+ mov.b32 %f1, 0f00400000;
+ ex2.approx.ftz.f32 %f2, %f1;
+ st.global.f32 [%rd2+24], %f2;
+ lg2.approx.ftz.f32 %f3, %f1;
+ st.global.f32 [%rd2+28], %f3;
+ lg2.approx.f32 %f4, %f1;
+ st.global.f32 [%rd2+32], %f4;
+ ld.global.nc.u32 %r8, [%rd2+20];
+ ldu.global.u32 %r9, [%rd2+20];
+ add.s32 %r10, %r8, %r9;
+ st.global.u32 [%rd2+36], %r10;
+ mov.pred %p2, 1;
+ selp.b32 %r11, 5, 6, %p2;
+ st.global.u32 [%rd2+40], %r11;
+$L__BB0_2:
+ ret;
+)";
+  const isa::Kernel k = translateText(module(kRegs, body));
+  const Words out = runOut(k, 32, 16);
+  EXPECT_EQ(out[0], 496u);  // red.add of tid 0..31
+  EXPECT_EQ(out[1], 31u);   // atom.max
+  EXPECT_EQ(out[2], 0u);    // atom.min
+  EXPECT_EQ(out[3], 31u);   // atom.exch: lanes in order, the last one's value stays
+  EXPECT_EQ(out[4], 77u);   // atom.cas: lane 0 swaps 0 for 77, the others find 77
+  EXPECT_EQ(out[5], 32u);   // atom.shared.add: 32 lanes
+  EXPECT_EQ(out[6], 0x3f800000u);  // ex2.approx.ftz(subnormal) = ex2(0) = 1
+  EXPECT_EQ(out[7], 0xff800000u);  // lg2.approx.ftz(subnormal) = lg2(+0) = -inf
+  EXPECT_EQ(out[8], 0xc2fe0000u);  // without .ftz: lg2(2^-127) = -127
+  EXPECT_EQ(out[9], 64u);   // ld.global.nc + ldu of 32
+  EXPECT_EQ(out[10], 5u);   // mov.pred 1, selp
+  size_t nc = 0;
+  for (const auto& in : k.instrs) nc += in.op == isa::Op::LD_GLOBAL_NC;
+  EXPECT_EQ(nc, 2u);
+}
+
+}  // namespace simtlm::test
