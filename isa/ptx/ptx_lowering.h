@@ -50,13 +50,14 @@ class Lowering {
   void declareSymbols();
   int constBase(const std::string& name, SourcePos pos);
 
-  // ptx_lower_ops.cpp
+  // ptx_lower_ops.cpp (setp, cvt, bit fields: ptx_lower_convert.cpp; memory: ptx_lower_mem.cpp)
   void lowerStatement(const Statement& s);
   void lowerOne(const Statement& s);
   VInstr& emit(Op op);
   Src src(const Operand& o);
   int gprSrc(const Operand& o);
   int toReg(const Src& s);
+  int special(const Operand& o, int dst);  // s2r of a special register into dst
   int gprDst(const Operand& o);
   int predSrc(const Operand& o);
   int predDst(const Operand& o);

@@ -117,11 +117,10 @@ void splitWebs(VCode& c) {
   // Definition sites: instruction i defines def i; def n + v is v's value at kernel entry.
   const int nd = n + nv;
   std::vector<std::vector<int>> defsOf(nv);
-  std::vector<int> regOfDef(nd, -1);
-  for (int v = 0; v < nv; ++v) defsOf[v].push_back(n + v), regOfDef[n + v] = v;
+  for (int v = 0; v < nv; ++v) defsOf[v].push_back(n + v);
   RegRef w;
   for (int i = 0; i < n; ++i)
-    if (writesOf(c.instrs[i], w)) defsOf[idx(w)].push_back(i), regOfDef[i] = idx(w);
+    if (writesOf(c.instrs[i], w)) defsOf[idx(w)].push_back(i);
   const Blocks bl(c);
   const int nb = bl.count();
   // Reaching definitions, forward over the blocks.

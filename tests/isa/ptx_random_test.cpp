@@ -31,69 +31,9 @@ std::string hex32(uint32_t v) {
   return b;
 }
 
-// Small deterministic generator for the inputs (independent of the module generator's).
-struct InputRng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-};
-
-struct RandomInputs {
-  Words inA, inB;
-  uint32_t scalar = 0, fscalar = 0;
-  isa::Dim3 grid{2, 1, 1}, block{64, 1, 1};
-};
-
-RandomInputs randomInputs(uint64_t seed) {
-  InputRng g{seed ^ 0xA5A5A5A5DEADBEEFull};
-  static const uint32_t kInts[] = {0,   1,    2,     3,     0xffffffffu, 0x80000000u, 0x7fffffffu, 0xfffffff9u, 31,     32,
-                                   33,  40,   255,   256,   0x10000,     0x80,        0xff80,      0x8000,      0xffff, 0x7f,
-                                   0x81, 0x7fff, 0x8001, 0xfffe};
-  static const uint32_t kFloats[] = {0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x3F000000, 0xBF000000, 0x40200000,
-                                     0xC0200000, 0x40600000, 0x7F800000, 0xFF800000, 0x7FFFFFFF, 0x7FC00000, 0xFFC00001,
-                                     0x7F800001, 0x501502F9, 0xD01502F9, 0x4F000000, 0xCF000000, 0x4F800000, 0x7F7FFFFF,
-                                     0x00000001, 0x807FFFFF, 0x00800000, 0x4B000001, 0xCB000001, 0x00000000, 0x80000000,
-                                     0x3FC00000, 0xBFC00000, 0xBF000000, 0xC0600000, 0x7FC00000, 0xCF000001};
-  RandomInputs in;
-  for (uint32_t i = 0; i < kPtxInputWords; ++i) {
-    const uint64_t x = g.next();
-    switch (x % 5) {
-      case 0:
-      case 4: in.inA.push_back(kInts[(x >> 8) % (sizeof kInts / sizeof kInts[0])]); break;
-      case 1: in.inA.push_back(static_cast<uint32_t>((x >> 8) % 100) - 50u); break;
-      default: in.inA.push_back(static_cast<uint32_t>(x >> 16)); break;
-    }
-  }
-  for (uint32_t i = 0; i < kPtxInputWords; ++i) {
-    const uint64_t x = g.next();
-    switch (x % 5) {
-      case 0:
-      case 4: in.inB.push_back(kFloats[(x >> 8) % (sizeof kFloats / sizeof kFloats[0])]); break;
-      case 1: in.inB.push_back(static_cast<uint32_t>(x >> 20)); break;  // any bits
-      default: {  // a moderate number
-        const uint32_t e = 127 - 6 + static_cast<uint32_t>((x >> 8) % 30);
-        in.inB.push_back(static_cast<uint32_t>(((x >> 40) & 1) << 31) | (e << 23) | static_cast<uint32_t>((x >> 12) & 0x7fffff));
-      }
-    }
-  }
-  in.scalar = static_cast<uint32_t>(g.next());
-  in.fscalar = kFloats[g.next() % (sizeof kFloats / sizeof kFloats[0])];
-  switch (seed % 5) {  // the launch shape: 128 threads or fewer
-    case 0: in.block = {48, 1, 1}; break;  // a partial last warp
-    case 1: in.block = {16, 4, 1}; break;
-    case 2: in.block = {8, 4, 2}, in.grid = {1, 2, 1}; break;
-    default: break;
-  }
-  return in;
-}
-
 // Allocates out, inA, inB in `mem` (always in this order, so both memories get the same
 // addresses) and returns the launch.
-isa::LaunchConfig prepare(isa::GlobalMemory& mem, const RandomInputs& in) {
+isa::LaunchConfig prepare(isa::GlobalMemory& mem, const RandomPtxInputs& in) {
   const uint32_t threads = static_cast<uint32_t>(in.grid.count() * in.block.count());
   const uint32_t out = mem.allocate("out", threads * kPtxOutWordsPerThread * 4);
   const uint32_t a = mem.allocate("inA", kPtxInputWords * 4);
@@ -121,7 +61,7 @@ std::string checkModule(const std::string& text, uint64_t seed) {
   } catch (const std::exception& e) {
     return std::string("parse/translate failed: ") + e.what();
   }
-  const RandomInputs in = randomInputs(seed);
+  const RandomPtxInputs in = randomPtxInputs(seed);
   isa::GlobalMemory memI, memR;
   const isa::LaunchConfig launchI = prepare(memI, in), launchR = prepare(memR, in);
   try {
@@ -189,7 +129,7 @@ TEST(PtxRandomGenerator, DeterministicAndMostThreadsReachTheFinalStores) {
   uint64_t threads = 0, finished = 0;
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     const isa::ptx::Module m = isa::ptx::parseModule(randomPtxModule(seed), "rand.ptx");
-    const RandomInputs in = randomInputs(seed);
+    const RandomPtxInputs in = randomPtxInputs(seed);
     isa::GlobalMemory mem;
     runPtxReference(m, "rand_kernel", prepare(mem, in), mem);
     const Words out = mem.words("out");

@@ -11,6 +11,8 @@
 // so that most threads' results get compared.
 #include "tests/ptx/random_ptx.h"
 
+#include "model/common/splitmix.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -23,12 +25,7 @@ namespace {
 class Rng {
  public:
   explicit Rng(uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull) {}
-  uint64_t next() {  // splitmix64
-    uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  uint64_t next() { return splitmixNext(s_); }
   uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
   bool percent(uint32_t p) { return below(100) < p; }
   int between(int lo, int hi) { return lo + static_cast<int>(below(static_cast<uint32_t>(hi - lo + 1))); }
@@ -809,5 +806,48 @@ class Gen {
 }  // namespace
 
 std::string randomPtxModule(uint64_t seed) { return Gen(seed).run(); }
+
+RandomPtxInputs randomPtxInputs(uint64_t seed) {
+  uint64_t state = seed ^ 0xA5A5A5A5DEADBEEFull;  // independent of the module generator's
+  static const uint32_t kInts[] = {0,   1,    2,     3,     0xffffffffu, 0x80000000u, 0x7fffffffu, 0xfffffff9u, 31,     32,
+                                   33,  40,   255,   256,   0x10000,     0x80,        0xff80,      0x8000,      0xffff, 0x7f,
+                                   0x81, 0x7fff, 0x8001, 0xfffe};
+  static const uint32_t kFloats[] = {0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x3F000000, 0xBF000000, 0x40200000,
+                                     0xC0200000, 0x40600000, 0x7F800000, 0xFF800000, 0x7FFFFFFF, 0x7FC00000, 0xFFC00001,
+                                     0x7F800001, 0x501502F9, 0xD01502F9, 0x4F000000, 0xCF000000, 0x4F800000, 0x7F7FFFFF,
+                                     0x00000001, 0x807FFFFF, 0x00800000, 0x4B000001, 0xCB000001, 0x00000000, 0x80000000,
+                                     0x3FC00000, 0xBFC00000, 0xBF000000, 0xC0600000, 0x7FC00000, 0xCF000001};
+  RandomPtxInputs in;
+  for (uint32_t i = 0; i < kPtxInputWords; ++i) {
+    const uint64_t x = splitmixNext(state);
+    switch (x % 5) {
+      case 0:
+      case 4: in.inA.push_back(kInts[(x >> 8) % (sizeof kInts / sizeof kInts[0])]); break;
+      case 1: in.inA.push_back(static_cast<uint32_t>((x >> 8) % 100) - 50u); break;
+      default: in.inA.push_back(static_cast<uint32_t>(x >> 16)); break;
+    }
+  }
+  for (uint32_t i = 0; i < kPtxInputWords; ++i) {
+    const uint64_t x = splitmixNext(state);
+    switch (x % 5) {
+      case 0:
+      case 4: in.inB.push_back(kFloats[(x >> 8) % (sizeof kFloats / sizeof kFloats[0])]); break;
+      case 1: in.inB.push_back(static_cast<uint32_t>(x >> 20)); break;  // any bits
+      default: {  // a moderate number
+        const uint32_t e = 127 - 6 + static_cast<uint32_t>((x >> 8) % 30);
+        in.inB.push_back(static_cast<uint32_t>(((x >> 40) & 1) << 31) | (e << 23) | static_cast<uint32_t>((x >> 12) & 0x7fffff));
+      }
+    }
+  }
+  in.scalar = static_cast<uint32_t>(splitmixNext(state));
+  in.fscalar = kFloats[splitmixNext(state) % (sizeof kFloats / sizeof kFloats[0])];
+  switch (seed % 5) {  // the launch shape: 128 threads or fewer
+    case 0: in.block = {48, 1, 1}; break;  // a partial last warp
+    case 1: in.block = {16, 4, 1}; break;
+    case 2: in.block = {8, 4, 2}, in.grid = {1, 2, 1}; break;
+    default: break;
+  }
+  return in;
+}
 
 }  // namespace simtlm::test

@@ -9,6 +9,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "isa/launch.h"
 
 namespace simtlm::test {
 
@@ -27,5 +30,15 @@ inline constexpr uint32_t kPtxOutWordsPerThread = 96;
 inline constexpr uint32_t kPtxInputWords = 256;
 
 std::string randomPtxModule(uint64_t seed);
+
+// The inputs and launch shape of the module of `seed` (its own random stream, so one seed names
+// the same test everywhere): inA integers and edge values, inB floats and special bit patterns,
+// the two scalars, and a grid of at most 128 threads (a partial warp, 2D and 3D blocks).
+struct RandomPtxInputs {
+  std::vector<uint32_t> inA, inB;
+  uint32_t scalar = 0, fscalar = 0;
+  isa::Dim3 grid{2, 1, 1}, block{64, 1, 1};
+};
+RandomPtxInputs randomPtxInputs(uint64_t seed);
 
 }  // namespace simtlm::test

@@ -35,69 +35,19 @@ namespace {
 constexpr int kDefaultSeeds = 40;   // seeds 1..kDefaultSeeds, kSeedsPerTest to a test
 constexpr int kSeedsPerTest = 5;
 
-// The inputs and launch shape of ptx_random_test.cpp's randomInputs (the same values for the
-// same seed, so a seed here is the seed there).
-struct InputRng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-};
-
 // The module of `seed` as a GeneratedKernel (the runner's kernel description): its launch,
 // the buffers out, inA, inB and the scalars in parameter order, text = the PTX module.
 GeneratedKernel ptxKernel(uint64_t seed) {
   GeneratedKernel g;
   g.seed = seed;
   g.text = randomPtxModule(seed);
-  InputRng r{seed ^ 0xA5A5A5A5DEADBEEFull};
-  static const uint32_t kInts[] = {0,   1,    2,     3,     0xffffffffu, 0x80000000u, 0x7fffffffu, 0xfffffff9u, 31,     32,
-                                   33,  40,   255,   256,   0x10000,     0x80,        0xff80,      0x8000,      0xffff, 0x7f,
-                                   0x81, 0x7fff, 0x8001, 0xfffe};
-  static const uint32_t kFloats[] = {0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x3F000000, 0xBF000000, 0x40200000,
-                                     0xC0200000, 0x40600000, 0x7F800000, 0xFF800000, 0x7FFFFFFF, 0x7FC00000, 0xFFC00001,
-                                     0x7F800001, 0x501502F9, 0xD01502F9, 0x4F000000, 0xCF000000, 0x4F800000, 0x7F7FFFFF,
-                                     0x00000001, 0x807FFFFF, 0x00800000, 0x4B000001, 0xCB000001, 0x00000000, 0x80000000,
-                                     0x3FC00000, 0xBFC00000, 0xBF000000, 0xC0600000, 0x7FC00000, 0xCF000001};
-  std::vector<uint32_t> inA, inB;
-  for (uint32_t i = 0; i < kPtxInputWords; ++i) {
-    const uint64_t x = r.next();
-    switch (x % 5) {
-      case 0:
-      case 4: inA.push_back(kInts[(x >> 8) % (sizeof kInts / sizeof kInts[0])]); break;
-      case 1: inA.push_back(static_cast<uint32_t>((x >> 8) % 100) - 50u); break;
-      default: inA.push_back(static_cast<uint32_t>(x >> 16)); break;
-    }
-  }
-  for (uint32_t i = 0; i < kPtxInputWords; ++i) {
-    const uint64_t x = r.next();
-    switch (x % 5) {
-      case 0:
-      case 4: inB.push_back(kFloats[(x >> 8) % (sizeof kFloats / sizeof kFloats[0])]); break;
-      case 1: inB.push_back(static_cast<uint32_t>(x >> 20)); break;
-      default: {
-        const uint32_t e = 127 - 6 + static_cast<uint32_t>((x >> 8) % 30);
-        inB.push_back(static_cast<uint32_t>(((x >> 40) & 1) << 31) | (e << 23) | static_cast<uint32_t>((x >> 12) & 0x7fffff));
-      }
-    }
-  }
-  const uint32_t scalar = static_cast<uint32_t>(r.next());
-  const uint32_t fscalar = kFloats[r.next() % (sizeof kFloats / sizeof kFloats[0])];
-  g.grid = {2, 1, 1};
-  g.block = {64, 1, 1};
-  switch (seed % 5) {  // 128 threads or fewer
-    case 0: g.block = {48, 1, 1}; break;  // a partial last warp
-    case 1: g.block = {16, 4, 1}; break;
-    case 2: g.block = {8, 4, 2}, g.grid = {1, 2, 1}; break;
-    default: break;
-  }
+  const RandomPtxInputs in = randomPtxInputs(seed);
+  g.grid = in.grid;
+  g.block = in.block;
   g.warpSize = 32;
   const uint32_t threads = static_cast<uint32_t>(g.grid.count() * g.block.count());
-  g.buffers = {{"out", std::vector<uint32_t>(threads * kPtxOutWordsPerThread, 0)}, {"inA", inA}, {"inB", inB}};
-  g.scalars = {scalar, fscalar};
+  g.buffers = {{"out", std::vector<uint32_t>(threads * kPtxOutWordsPerThread, 0)}, {"inA", in.inA}, {"inB", in.inB}};
+  g.scalars = {in.scalar, in.fscalar};
   return g;
 }
 
