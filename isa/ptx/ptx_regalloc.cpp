@@ -15,27 +15,7 @@ namespace simtlm::isa::ptx {
 
 void readsOf(const VInstr& in, std::vector<RegRef>& out) {
   out.clear();
-  if (in.guard >= 0) out.push_back({true, in.guard});
-  auto g = [&](int r) {
-    if (r >= 0) out.push_back({false, r});
-  };
-  auto p = [&](int r) {
-    if (r >= 0) out.push_back({true, r});
-  };
-  switch (info(in.op).format) {
-    case Format::Unary: if (!in.hasImm) g(in.a); break;
-    case Format::Binary: g(in.a); if (!in.hasImm) g(in.b); break;
-    case Format::Ternary: g(in.a); g(in.b); g(in.c); break;
-    case Format::Select: g(in.a); g(in.b); p(in.c); break;
-    case Format::Compare: g(in.a); if (!in.hasImm) g(in.b); break;
-    case Format::PredBinary: p(in.a); p(in.b); break;
-    case Format::PredUnary: p(in.a); break;
-    case Format::Load: if (in.hasBase) g(in.a); break;
-    case Format::Store: if (in.hasBase) g(in.a); g(in.b); break;
-    case Format::Atomic: g(in.a); g(in.b); break;
-    case Format::AtomicCas: g(in.a); g(in.b); g(in.c); break;
-    default: break;
-  }
+  forEachRead(in, [&](int r, bool pred) { out.push_back({pred, r}); });
 }
 
 bool writesOf(const VInstr& in, RegRef& out) {
@@ -185,27 +165,7 @@ void splitWebs(VCode& c) {
         }
         if (pass == 1) {
           // Rewrite the fields: each read through its web, the write through its own.
-          auto map = [&](int& field, bool pred) {
-            if (field < 0) return;
-            const int v = pred ? c.numGpr + field : field;
-            field = rename(webOf(v), pred);
-          };
-          const Format f = info(x.op).format;
-          if (x.guard >= 0) map(x.guard, true);
-          switch (f) {
-            case Format::Unary: if (!x.hasImm) map(x.a, false); break;
-            case Format::Binary: map(x.a, false); if (!x.hasImm) map(x.b, false); break;
-            case Format::Ternary: map(x.a, false); map(x.b, false); map(x.c, false); break;
-            case Format::Select: map(x.a, false); map(x.b, false); map(x.c, true); break;
-            case Format::Compare: map(x.a, false); if (!x.hasImm) map(x.b, false); break;
-            case Format::PredBinary: map(x.a, true); map(x.b, true); break;
-            case Format::PredUnary: map(x.a, true); break;
-            case Format::Load: if (x.hasBase) map(x.a, false); break;
-            case Format::Store: if (x.hasBase) map(x.a, false); map(x.b, false); break;
-            case Format::Atomic: map(x.a, false); map(x.b, false); break;
-            case Format::AtomicCas: map(x.a, false); map(x.b, false); map(x.c, false); break;
-            default: break;
-          }
+          forEachRead(x, [&](int& field, bool pred) { field = rename(webOf(pred ? c.numGpr + field : field), pred); });
           if (writes) x.d = rename(find(i), wPred);
         }
         transfer(i, r);

@@ -45,6 +45,34 @@ struct RegRef {
   int reg = kNoReg;
 };
 void readsOf(const VInstr& in, std::vector<RegRef>& out);   // operands and guard, not the old dst
+
+// Calls f(field, isPredicate) for each register field the instruction reads: the guard, then
+// its operands as its Format has them (immediates, a missing base and pt, kPt, are skipped).
+// `I` is VInstr or const VInstr, so that a pass may rewrite the fields it visits.
+template <class I, class F>
+void forEachRead(I& in, F f) {
+  auto g = [&](auto& r) {
+    if (r >= 0) f(r, false);
+  };
+  auto p = [&](auto& r) {
+    if (r >= 0) f(r, true);
+  };
+  p(in.guard);
+  switch (info(in.op).format) {
+    case Format::Unary: if (!in.hasImm) g(in.a); break;
+    case Format::Binary: g(in.a); if (!in.hasImm) g(in.b); break;
+    case Format::Ternary: g(in.a); g(in.b); g(in.c); break;
+    case Format::Select: g(in.a); g(in.b); p(in.c); break;
+    case Format::Compare: g(in.a); if (!in.hasImm) g(in.b); break;
+    case Format::PredBinary: p(in.a); p(in.b); break;
+    case Format::PredUnary: p(in.a); break;
+    case Format::Load: if (in.hasBase) g(in.a); break;
+    case Format::Store: if (in.hasBase) g(in.a); g(in.b); break;
+    case Format::Atomic: g(in.a); g(in.b); break;
+    case Format::AtomicCas: g(in.a); g(in.b); g(in.c); break;
+    default: break;
+  }
+}
 bool writesOf(const VInstr& in, RegRef& out);               // the destination, if any
 
 // Allocates r0..r63 / p0..p6 and builds the kernel (isa/ptx/ptx_regalloc.cpp). Spills general
