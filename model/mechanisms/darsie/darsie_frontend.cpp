@@ -541,6 +541,9 @@ void DarsieMechanism::registerStats(stats::Registry& r) {
   r.add(p + "copied_registers", d.copied, "registers", "renamed registers copied into warp-private space on leaving");
   r.add(p + "rejoins", d.rejoins, "events", "warps restored to the majority path by bar.sync");
   r.add(p + "adopted_versions", d.adopted, "registers", "register versions a rejoining warp adopted from the majority");
+  r.add(p + "adoptions_deferred", d.adoptionsDeferred, "registers",
+        "TB-redundant registers a rejoining warp kept in its own space at bar.sync because a write "
+        "of them was still in flight in the majority warp or in itself");
   r.add(p + "freelist_syncs", d.freelistSyncs, "events", "entries made synchronization points by an empty freelist");
   r.add(p + "freelist_sync_waits", d.freelistWait, "warp-cycles", "follower probes waiting at a freelist synchronization point");
   r.add(p + "freelist_empty", d.freelistEmpty, "events", "would-be leaders that found no free rename register");

@@ -8,6 +8,7 @@
 
 #include "model/mechanisms/darsie/darsie_mechanism.h"
 #include "model/sm/operand_stage.h"
+#include "model/sm/scoreboard.h"
 #include "model/mem/shared_memory.h"
 
 namespace simtlm::darsie {
@@ -311,15 +312,23 @@ void DarsieMechanism::barrierReleased(sm::BlockSlot& b) {
     dw.leavePending = false;
     db.majority |= bit;
     if (source < 0) continue;
+    // Only a settled version is adopted. A write of r still in flight in the source (an older
+    // instruction in an operand collector has not moved its mapping onto its new version yet,
+    // a load's value has not arrived, darsie-early-skip holds it) or in the adopter (its own
+    // value lands later) would leave the adopter with an older value or none: it keeps its own
+    // register, which holds the same value (r is TB-redundant here).
+    const int src = b.warps[static_cast<size_t>(source)];
     for (int r = 0; r < sm_.image.kernel->numRegs; ++r) {
-      const int p = db.pool.mapped(source, static_cast<uint8_t>(r));
+      const uint8_t reg = static_cast<uint8_t>(r);
+      const int p = db.pool.mapped(source, reg);
       if (!(redundant >> r & 1u) || p < 0) continue;
-      db.pool.map(static_cast<int>(w.indexInBlock), static_cast<uint8_t>(r), p);
-      mapReg(s, static_cast<uint8_t>(r), p);
+      if (sm_.scoreboard.pending(src, reg) || sm_.scoreboard.pending(s, reg)) {
+        d.adoptionsDeferred++;
+        continue;
+      }
+      db.pool.map(static_cast<int>(w.indexInBlock), reg, p);
+      mapReg(s, reg, p);
       d.adopted++;
-      // darsie-early-skip: a version the source still waits for is waited for by the adopter too
-      if (const int src = b.warps[static_cast<size_t>(source)]; d.earlySkip && d.warps[src].heldFor[r] >= 0)
-        holdEarly(s, static_cast<uint8_t>(r), db.table[d.warps[src].heldFor[r]]);
     }
   }
   for (int i = 0; i < db.table.size(); ++i)

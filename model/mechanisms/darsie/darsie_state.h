@@ -98,7 +98,7 @@ struct DarsieState {
   uint64_t branchBarriers = 0, branchStall = 0, leaves = 0, copied = 0;
   uint64_t freelistSyncs = 0, freelistWait = 0, freelistEmpty = 0;
   uint64_t occupancySum = 0, occupancyMax = 0, evictions = 0, fullEvents = 0;
-  uint64_t invalidByStore = 0, invalidByAtomic = 0, unskipped = 0, rejoins = 0, adopted = 0;
+  uint64_t invalidByStore = 0, invalidByAtomic = 0, unskipped = 0, rejoins = 0, adopted = 0, adoptionsDeferred = 0;
   uint64_t portLimited = 0;
   // Idealized variants, where the idealization would have changed a value (docs/darsie.md):
   // no-cf-sync warps that found their branch's outcome forgotten; ignore-store skips whose
