@@ -70,6 +70,7 @@ const char* kUsage =
     "                            scenarios x mechanisms x parameters, one child per point;\n"
     "                            results.csv and Fig. 1/2/8/9/11 as PNG and SVG (docs/sweeps.md)\n"
     "  plot sweep RESULTS.csv OUTDIR | energy COMPARE.json OUT | power POWER.csv OUT\n"
+    "       | cpi RUN.json|SWEEPDIR... OUT\n"
     "                            draw figures with matplotlib (scripts/plot/simtlm_plot.py)\n"
     "  faults SCENARIO.yaml [--mechanism uv] [--target alu|register] [--injections N]\n"
     "          [--seed S] [--config FILE.ini] [--set key=value]... [--jobs N] [--json OUT]\n"

@@ -46,6 +46,13 @@ class OperandCollectors {
   bool tick(uint64_t cycle);
   // True when no collector is busy and no writeback is pending (ticking would do nothing).
   bool idle() const { return busy_ == 0 && writes_.empty(); }
+  // An instruction with every operand read, dispatchable in `cycle` or earlier, is still in its
+  // collector: after this cycle's dispatch, its unit (or in-order dispatch) held it back.
+  bool waitingForUnit(uint64_t cycle) const {
+    for (const Queued& q : readyOrder_)
+      if (q.readyAt <= cycle) return true;
+    return false;
+  }
 
   // Instructions with every operand read, dispatchable in `cycle`, oldest accepted first.
   // The reference stays valid across dispatch() calls (iterate it and dispatch), until the

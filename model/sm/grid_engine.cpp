@@ -54,6 +54,20 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
   stats.add("gpu.kernels", kernels_, "kernels", "grids started");
   stats.add("gpu.gated_sm_cycles", gatedCycles_, "cycles",
             "SM cycles not clocked because the SM had no resident block and none left to receive");
+  // The GPU's CPI stack: every SM's, with its gated cycles as idle; the categories sum to
+  // gpu.cycles x SMs x issue.schedulers.
+  for (int c = 0; c < kCpiCategories; ++c) {
+    const CpiCategoryInfo& info = cpiInfo(static_cast<CpiCategory>(c));
+    const uint64_t schedulers = static_cast<uint64_t>(cfg.issue.schedulers);
+    stats.addDerived(
+        std::string("gpu.cpi.") + info.name,
+        [this, c, schedulers] {
+          uint64_t n = c == static_cast<int>(CpiCategory::Idle) ? gatedCycles_ * schedulers : 0;
+          for (const auto& sm : sms_) n += sm->cpi()[static_cast<size_t>(c)];
+          return static_cast<double>(n);
+        },
+        "cycles", std::string("every SM's sm<N>.cpi.") + info.name + (c == static_cast<int>(CpiCategory::Idle) ? ", and gpu.gated_sm_cycles x issue.schedulers" : "") + ", summed");
+  }
 }
 
 std::string GridEngine::start(const KernelImage& image) {

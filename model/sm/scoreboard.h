@@ -33,6 +33,8 @@ class Scoreboard {
   void hold(int warp, uint8_t reg) { pending_[warp].gpr |= uint64_t{1} << reg; }
   void unhold(int warp, uint8_t reg) { pending_[warp].gpr &= ~(uint64_t{1} << reg); }
   bool idle(int warp) const { return pending_[warp].empty(); }
+  // Of `touched`, the registers still pending (what an instruction waits for).
+  isa::RegSet blocking(int warp, const isa::RegSet& touched) const { return touched & pending_[warp]; }
   // A write of the register is in flight (or the register is held).
   bool pending(int warp, uint8_t reg) const { return (pending_[warp].gpr >> reg) & 1u; }
   void clear(int warp) { pending_[warp] = {}; }

@@ -49,6 +49,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
   memo_.assign(static_cast<size_t>(cfg.issue.schedulers), SchedulerMemo{});
   partVersion_.assign(static_cast<size_t>(cfg.issue.schedulers), 0);
   stallCache_.assign(warps_.size(), Stall::NotLive);
+  waitsOn_.assign(warps_.size() * kWaitRegs, CpiCategory::DepAlu);
   look_.assign(warps_.size(), 0);
   candidateWords_ = (perScheduler + 63) / 64;
   candidates_.assign(static_cast<size_t>(cfg.issue.schedulers * candidateWords_), 0);
@@ -97,6 +98,11 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
   stats.add(p + "issue.stall." + stallName(StallReason::Sync), stallSync_, "cycles",
             "nothing issued: the oldest warp waited in a synchronization of the mechanism (a "
             "branch barrier, copying renamed registers out)");
+  // The CPI stack: every scheduler cycle in one category; they sum to cycles x issue.schedulers.
+  for (int c = 0; c < kCpiCategories; ++c) {
+    const CpiCategoryInfo& info = cpiInfo(static_cast<CpiCategory>(c));
+    stats.add(p + "cpi." + info.name, cpi_[static_cast<size_t>(c)], "cycles", info.description);
+  }
   for (int c = 0; c < isa::kNumOpClasses; ++c) {
     const std::string cls = p + "exec." + std::string(isa::className(static_cast<isa::OpClass>(c)));
     stats.add(cls + ".warp_instructions", execWarps_[c], "instructions",
@@ -227,11 +233,14 @@ bool SmCore::beginCycle(uint64_t cycle) {
   if (answers_.num_available() > 0) takeAnswers(cycle);  // before anything else looks at the warps
   if (!fault_.empty()) return false;
   cycles_++;
-  if (idle()) return false;
+  if (idle()) {
+    cpi_[static_cast<int>(CpiCategory::Idle)] += static_cast<uint64_t>(cfg_.issue.schedulers);
+    return false;
+  }
   activeCycles_++;
   if (cycle < sleepUntil_ && sleepKey() == sleepKey_) {  // at rest: what the tick would count
     for (const SchedulerMemo& m : memo_) {
-      countStall(m.stall);
+      countStall(m.stall, m.cpi);
       if (observer_) observeStall(m.warp, m.stall, cycle);
     }
     return false;

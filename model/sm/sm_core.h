@@ -35,6 +35,7 @@
 #include "model/common/stats.h"
 #include "model/frontend/icache.h"
 #include "model/mem/shared_memory.h"
+#include "model/sm/cpi_stack.h"
 #include "model/sm/global_access.h"
 #include "model/sm/ibuffer.h"
 #include "model/sm/operand_stage.h"
@@ -77,6 +78,7 @@ class SmCore {
   // Whether one more block fits (block slots, warp contexts, registers, shared memory).
   bool canAdmit() const;
   int residentBlocks() const { return residentBlocks_; }
+  const CpiCounters& cpi() const { return cpi_; }
   // `cycle`: the engine's cycle the block arrives in (for an observer).
   void admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid, uint64_t cycle = 0);
   // One core cycle. Returns whether anything happened.
@@ -251,6 +253,7 @@ class SmCore {
     Stall stall = Stall::NotLive;
     int warp = -1;  // the warp `stall` is of (for an observer)
     bool structural = false;  // a warp of the partition waited for a free operand collector
+    CpiCategory cpi = CpiCategory::Idle;  // what the stall counts as in the CPI stack
   };
   std::vector<SchedulerMemo> memo_;
   // Changes whenever a warp's readiness can change: an issue, a fetch delivered, an I-buffer
@@ -325,7 +328,14 @@ class SmCore {
     if (coupled_) return stateVersion();
     return partVersion_[static_cast<size_t>(scheduler)] + globalVersion_ + (structural ? collectorFrees_ : 0);
   }
-  void countStall(Stall first);
+  void countStall(Stall first, CpiCategory cpi);
+  // The CPI category of a scheduler cycle in which nothing issued and `slot` (the oldest live
+  // warp, or -1) had stall `st` (docs/timing-model.md, "CPI stacks").
+  CpiCategory cpiOf(Stall st, int slot) const;
+  // Per warp slot, per register (r0..r63, then p0..p7): what a pending write of it waits for.
+  std::vector<CpiCategory> waitsOn_;
+  static constexpr int kWaitRegs = 72;
+  void noteWrites(int slot, const isa::Instr& in);
   // An observer sees the stall of `slot` (-1 or NotLive: nothing to see). Out of line: the hot
   // path keeps only the null test.
   [[gnu::noinline]] void observeStall(int slot, Stall st, uint64_t cycle) const;
@@ -355,6 +365,7 @@ class SmCore {
   uint64_t stallIdle_ = 0, stallEmpty_ = 0, stallDependence_ = 0, stallBarrier_ = 0,
            stallMemory_ = 0, stallStructural_ = 0, stallSync_ = 0;
   uint64_t frontendIdle_ = 0;  // scheduler cycles without a front-end clock edge
+  CpiCounters cpi_{};          // scheduler cycles by CPI category (cpi_stack.h)
   // Fetch and issue act in one core cycle of every frontend.clock_divider (a slower front end).
   bool frontendCycle(uint64_t cycle) const {
     const auto n = static_cast<uint64_t>(cfg_.frontend.clock_divider);
@@ -363,6 +374,7 @@ class SmCore {
   void issueOrIdle(uint64_t cycle) {
     if (frontendCycle(cycle)) return issue(cycle);
     frontendIdle_ += static_cast<uint64_t>(cfg_.issue.schedulers);
+    cpi_[static_cast<int>(CpiCategory::Fetch)] += static_cast<uint64_t>(cfg_.issue.schedulers);
   }
   // Executed (dispatched) warp instructions and their active lanes by opcode class, and
   // register-file accesses per active lane group (regfile.lane_group): what the energy layer

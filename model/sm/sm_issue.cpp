@@ -35,13 +35,14 @@ SmCore::Stall SmCore::issueStall(int slot) const {
 void SmCore::issue(uint64_t cycle) {
   const int S = cfg_.issue.schedulers;
   const int perScheduler = cfg_.sm.num_warps / S;
-  for (int s = 0; s < S && fault_.empty(); ++s) {
+  int s = 0;
+  for (; s < S && fault_.empty(); ++s) {
     // A scheduler that found no ready warp sleeps until something that can change the readiness
     // of one of its warps happens (issueVersion()), and counts the same stall meanwhile. A warp
     // waiting for the memory port is not covered (the port frees on its own): no sleep then.
     SchedulerMemo& memo = memo_[static_cast<size_t>(s)];
     if (memo.asleep && memo.version == issueVersion(s, memo.structural)) {
-      countStall(memo.stall);
+      countStall(memo.stall, memo.cpi);
       if (observer_) observeStall(memo.warp, memo.stall, cycle);
       continue;
     }
@@ -100,6 +101,7 @@ void SmCore::issue(uint64_t cycle) {
           look(prio.order[wd * 64 + __builtin_ctzll(bits)]);
     }
     if (pick >= 0) {
+      cpi_[static_cast<int>(CpiCategory::Issued)]++;
       sched.issued(pick);
       issueFrom(s, pick, cycle);
       continue;
@@ -108,10 +110,50 @@ void SmCore::issue(uint64_t cycle) {
     // the stall of the oldest live warp.
     const int oldest = oldestLive(s);
     const Stall first = oldest >= 0 ? stallCache_[static_cast<size_t>(oldest)] : Stall::NotLive;
-    countStall(first);
+    const CpiCategory cpi = cpiOf(first, oldest);
+    countStall(first, cpi);
     if (observer_) observeStall(oldest, first, cycle);
-    if (!portWait) memo = {true, issueVersion(s, structural), first, oldest, structural};
+    if (!portWait) memo = {true, issueVersion(s, structural), first, oldest, structural, cpi};
   }
+  // (A fault ends the run in this cycle: the schedulers not looked at count as idle, so that
+  // the CPI stack still sums to cycles x schedulers.)
+  cpi_[static_cast<int>(CpiCategory::Idle)] += static_cast<uint64_t>(S - s);
+}
+
+// One category per scheduler cycle in which nothing issued: the oldest live warp's stall
+// (issueStall's order: barrier, the mechanism's hold, empty I-buffer, dependence, memory port,
+// operand collector), refined by what it waits for.
+CpiCategory SmCore::cpiOf(Stall st, int slot) const {
+  switch (st) {
+    case Stall::Barrier: return CpiCategory::Barrier;
+    case Stall::Sync: return CpiCategory::Mechanism;
+    case Stall::EmptyIBuffer:  // (a mechanism that holds fetch is the one the warp waits for)
+      return mech_ && mech_->holdsFetch(slot) ? CpiCategory::Mechanism : CpiCategory::Fetch;
+    case Stall::Dependence: {
+      const Warp& w = warps_[static_cast<size_t>(slot)];
+      const IBufferEntry& e = w.ibuf.front();
+      if (e.skip) return CpiCategory::Mechanism;  // a skip waiting to take effect
+      const isa::RegSet blocked = scoreboard_.blocking(slot, e.touched);
+      const int r = blocked.gpr ? __builtin_ctzll(blocked.gpr) : 64 + __builtin_ctz(blocked.pred | 0x100u);
+      return r < kWaitRegs ? waitsOn_[static_cast<size_t>(slot) * kWaitRegs + static_cast<size_t>(r)]
+                           : CpiCategory::DepAlu;
+    }
+    case Stall::Memory: {  // the memory port, or bar.sync/membar waiting for its memory instructions
+      const Warp& w = warps_[static_cast<size_t>(slot)];
+      const isa::Op op = w.ibuf.front().instr.op;
+      return op == isa::Op::BAR_SYNC || op == isa::Op::MEMBAR ? CpiCategory::DepGlobal : CpiCategory::UnitBusy;
+    }
+    case Stall::Structural: return ops_.waitingForUnits(cycleNow_) ? CpiCategory::UnitBusy : CpiCategory::Operands;
+    default: return CpiCategory::Idle;  // NotLive (None cannot be the oldest's stall here)
+  }
+}
+
+void SmCore::noteWrites(int slot, const isa::Instr& in) {
+  const isa::RegSet w = regfile::writtenRegs(in);
+  const CpiCategory c = dependenceCategory(in.op);
+  CpiCategory* row = &waitsOn_[static_cast<size_t>(slot) * kWaitRegs];
+  for (uint64_t g = w.gpr; g; g &= g - 1) row[__builtin_ctzll(g)] = c;
+  for (unsigned p = w.pred; p; p &= p - 1) row[64 + __builtin_ctz(p)] = c;
 }
 
 // Up to issue.max_per_warp instructions of warp i of scheduler s, in program order, while the
@@ -164,7 +206,10 @@ void SmCore::dropStaleFront(int slot) {
 // A held register is pending like one with a write in flight; its release is a scoreboard
 // release (an event, the warp woken).
 void SmCore::holdRegister(int slot, uint8_t reg, bool hold) {
-  if (hold) return scoreboard_.hold(slot, reg);
+  if (hold) {
+    waitsOn_[static_cast<size_t>(slot) * kWaitRegs + reg] = CpiCategory::Mechanism;
+    return scoreboard_.hold(slot, reg);
+  }
   scoreboard_.unhold(slot, reg);
   opEvents_++;
   wake(slot);
@@ -186,8 +231,9 @@ SmCore::Stall SmCore::restall(int slot) {
   return stallCache_[static_cast<size_t>(slot)] = issueStall(slot);
 }
 
-void SmCore::countStall(Stall first) {
+void SmCore::countStall(Stall first, CpiCategory cpi) {
   stallNoReady_++;
+  cpi_[static_cast<int>(cpi)]++;
   switch (first) {
     case Stall::Barrier: stallBarrier_++; break;
     case Stall::EmptyIBuffer: stallEmpty_++; break;
@@ -247,7 +293,10 @@ void SmCore::execute(int slot, uint64_t cycle) {
   // Destinations are pending from issue until their register-file write; the instruction
   // waits in an operand collector for its sources, then for its unit, and executes at
   // dispatch (executeDispatched). Control flow is resolved here, at issue.
-  if (!e.written.empty()) scoreboard_.reserve(slot, in);
+  if (!e.written.empty()) {
+    scoreboard_.reserve(slot, in);
+    noteWrites(slot, in);
+  }
   ops_.accept(slot, in, exec, e.pc, cycle);
   if (mech_) mech_->issuing(slot, e, exec);
   const bool diverged = advance(slot, in, exec, e.pc);

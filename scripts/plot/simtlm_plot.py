@@ -4,6 +4,7 @@
   simtlm_plot.py sweep RESULTS.csv OUTDIR [--name NAME]   DARSIE Fig. 1/2/8/9/11 of a sweep
   simtlm_plot.py energy COMPARE.json OUT                  stacked energy per component (compare --json)
   simtlm_plot.py power POWER.csv OUT                      power over time (run --power-trace OUT.csv)
+  simtlm_plot.py cpi RUN.json|SWEEPDIR... OUT              CPI stacks per workload and mechanism
 
 Each figure is written twice, as OUT.png and OUT.svg (an OUT ending in .png or .svg names both).
 The same input gives the same bytes. Exit codes: 0 drawn, 1 bad input, 3 matplotlib is missing.
@@ -355,6 +356,89 @@ def power_figure(plt, path, out):
     save(plt, fig, out)
 
 
+# ---- cpi: the gpu.cpi.* statistics of `simtlm run --json` results (or a sweep's points) -------
+
+IDLE_COLOUR = "#e3e3e3"  # no warp to schedule: kept pale, under the waits that matter
+
+# Bottom to top; the names of model/sm/cpi_stack.h.
+CPI_CATEGORIES = ["issued", "dep_alu", "dep_sfu", "dep_shared", "dep_global", "barrier", "fetch", "operands",
+                  "unit_busy", "mechanism", "idle"]
+
+
+def cpi_inputs(paths):
+    """The result files: each RUN.json given, and every points/*.json of a sweep folder given."""
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            points = os.path.join(path, "points")
+            if not os.path.isdir(points):
+                raise InputError("%s: a folder, but not a sweep's output (no points/ in it)" % path)
+            files += sorted(os.path.join(points, f) for f in os.listdir(points) if f.endswith(".json"))
+        else:
+            files.append(path)
+    if not files:
+        raise InputError("%s: no result files" % " ".join(paths))
+    return files
+
+
+def cpi_figure(plt, paths, out):
+    runs = {}  # (scenario, mechanism) -> {category: scheduler cycles}
+    for path in cpi_inputs(paths):
+        try:
+            with open(path) as f:
+                j = json.load(f)
+        except OSError as e:
+            raise InputError("%s: cannot read: %s" % (path, e.strerror))
+        except ValueError as e:
+            raise InputError("%s: not JSON: %s" % (path, e))
+        stats = j.get("stats") if isinstance(j, dict) else None
+        if not isinstance(stats, dict) or "gpu.cpi.issued" not in stats:
+            raise InputError("%s: expected the JSON of `simtlm run --json` on the timing model (gpu.cpi.* statistics)" % path)
+        scen = j.get("scenario", {})
+        name = scen.get("name", "?") if isinstance(scen, dict) else str(scen)
+        runs[(name, j.get("mechanism", "?"))] = {c: float(stats.get("gpu.cpi." + c, 0)) for c in CPI_CATEGORIES}
+    scenarios = sorted({s for s, _ in runs})
+    mechs = sorted({m for _, m in runs}, key=lambda m: (m != "baseline", m))
+    # Each bar normalized to its workload's baseline (or, without one, to its first mechanism): its
+    # height is the cycles relative to that run, its segments where the scheduler cycles went.
+    bars, labels, groups = [], [], []
+    for s in scenarios:
+        ref_mech = next(m for m in mechs if (s, m) in runs)
+        ref = sum(runs[(s, ref_mech)].values()) or 1.0
+        for m in mechs:
+            if (s, m) in runs:
+                bars.append([runs[(s, m)][c] / ref for c in CPI_CATEGORIES])
+                labels.append(m)
+                groups.append(s)
+    x, pos, prev = [], -1.0, None
+    for g in groups:  # a gap between workloads
+        pos += 1.0 if g == prev else (1.6 if prev is not None else 1.0)
+        x.append(pos)
+        prev = g
+    fig, ax = plt.subplots(figsize=(max(5.0, 2.5 + 0.28 * len(bars)), 4.2))
+    bottom = [0.0] * len(bars)
+    for c, name in enumerate(CPI_CATEGORIES):
+        vals = [b[c] for b in bars]
+        if max(vals) <= 0:
+            continue
+        ax.bar(x, vals, 0.8, bottom=bottom, color=IDLE_COLOUR if name == "idle" else colour(c), hatch=hatch(c),
+               label=name, edgecolor="white", linewidth=0.3)
+        bottom = [a + v for a, v in zip(bottom, vals)]
+    ax.axhline(1.0, **REFERENCE_LINE)
+    ax.set_xticks(x)
+    ax.set_xticklabels(labels, rotation=90, fontsize=6.5)
+    for s in scenarios:  # the workload's name under its group
+        xs = [xi for xi, g in zip(x, groups) if g == s]
+        ax.annotate(s, ((xs[0] + xs[-1]) / 2, 0), xycoords=("data", "axes fraction"), xytext=(0, -62),
+                    textcoords="offset points", ha="center", va="top", fontsize=8, fontweight="bold")
+    ax.set_ylim(0, max(bottom + [1.0]) * 1.1)
+    ax.set_ylabel("scheduler cycles / baseline's")
+    ax.set_title("CPI stacks: where every scheduler cycle went (gpu.cpi.*)", loc="left")
+    handles, lbls = ax.get_legend_handles_labels()
+    ax.legend(handles[::-1], lbls[::-1], loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    save(plt, fig, out)
+
+
 def main(argv):
     p = argparse.ArgumentParser(prog="simtlm_plot.py", description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="what", required=True)
@@ -368,6 +452,9 @@ def main(argv):
     w = sub.add_parser("power", help="power over time from `run --power-trace OUT.csv`")
     w.add_argument("csv")
     w.add_argument("out")
+    c = sub.add_parser("cpi", help="CPI stacks from `run --json` results or sweep folders")
+    c.add_argument("inputs", nargs="+", metavar="RUN.json|SWEEPDIR")
+    c.add_argument("out")
     a = p.parse_args(argv)
     plt = load_pyplot()
     try:
@@ -376,6 +463,8 @@ def main(argv):
             sweep_figures(plt, a.results, a.outdir, name)
         elif a.what == "energy":
             energy_figure(plt, a.json, a.out)
+        elif a.what == "cpi":
+            cpi_figure(plt, a.inputs, a.out)
         else:
             power_figure(plt, a.csv, a.out)
     except InputError as err:
