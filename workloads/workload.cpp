@@ -36,6 +36,8 @@ const Entry kWorkloads[] = {
     {"fwt", makeFwt},
     {"srad", makeSrad},
     {"libor", makeLibor},
+    // UV paper Table 3, CUDA-only (no hand-written assembly: KernelSource::Default runs CUDA).
+    {"scalarprod", makeScalarProd},
 };
 
 }  // namespace

@@ -115,5 +115,7 @@ std::unique_ptr<Workload> makeConvSep(const Options& o);
 std::unique_ptr<Workload> makeNlm(const Options& o);
 std::unique_ptr<Workload> makeFloydWarshall(const Options& o);
 std::unique_ptr<Workload> makePathfinder(const Options& o);
+// UV paper Table 3 benchmarks simtlm lacked (issue 38), CUDA-only (workloads/cuda/).
+std::unique_ptr<Workload> makeScalarProd(const Options& o);
 
 }  // namespace simtlm::workloads
