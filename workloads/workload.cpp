@@ -38,6 +38,7 @@ const Entry kWorkloads[] = {
     {"libor", makeLibor},
     // UV paper Table 3, CUDA-only (no hand-written assembly: KernelSource::Default runs CUDA).
     {"scalarprod", makeScalarProd},
+    {"mersenne", makeMersenne},
 };
 
 }  // namespace
