@@ -39,6 +39,7 @@ const Entry kWorkloads[] = {
     // UV paper Table 3, CUDA-only (no hand-written assembly: KernelSource::Default runs CUDA).
     {"scalarprod", makeScalarProd},
     {"mersenne", makeMersenne},
+    {"fft", makeFft},
 };
 
 }  // namespace

@@ -118,5 +118,6 @@ std::unique_ptr<Workload> makePathfinder(const Options& o);
 // UV paper Table 3 benchmarks simtlm lacked (issue 38), CUDA-only (workloads/cuda/).
 std::unique_ptr<Workload> makeScalarProd(const Options& o);
 std::unique_ptr<Workload> makeMersenne(const Options& o);
+std::unique_ptr<Workload> makeFft(const Options& o);
 
 }  // namespace simtlm::workloads
