@@ -40,6 +40,7 @@ const Entry kWorkloads[] = {
     {"scalarprod", makeScalarProd},
     {"mersenne", makeMersenne},
     {"fft", makeFft},
+    {"nqueens", makeNQueens},
 };
 
 }  // namespace

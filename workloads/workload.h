@@ -119,5 +119,6 @@ std::unique_ptr<Workload> makePathfinder(const Options& o);
 std::unique_ptr<Workload> makeScalarProd(const Options& o);
 std::unique_ptr<Workload> makeMersenne(const Options& o);
 std::unique_ptr<Workload> makeFft(const Options& o);
+std::unique_ptr<Workload> makeNQueens(const Options& o);
 
 }  // namespace simtlm::workloads
