@@ -41,6 +41,7 @@ const Entry kWorkloads[] = {
     {"mersenne", makeMersenne},
     {"fft", makeFft},
     {"nqueens", makeNQueens},
+    {"dxtc", makeDxtc},
 };
 
 }  // namespace

@@ -120,5 +120,6 @@ std::unique_ptr<Workload> makeScalarProd(const Options& o);
 std::unique_ptr<Workload> makeMersenne(const Options& o);
 std::unique_ptr<Workload> makeFft(const Options& o);
 std::unique_ptr<Workload> makeNQueens(const Options& o);
+std::unique_ptr<Workload> makeDxtc(const Options& o);
 
 }  // namespace simtlm::workloads
