@@ -344,8 +344,8 @@ int cmdWorkloads(const std::vector<std::string>& args) {
   for (const auto& name : workloads::workloadNames())
     std::cout << name << ": " << workloads::makeWorkload(name)->description() << "\n";
   std::cout << "options: vecadd n=, block=; matmul size= (or m=, n=, k=); fig3 x=, y=; the other\n"
-               "DARSIE Table 1 workloads: docs/cli.md and docs/workloads/<name>.md (an unknown option\n"
-               "lists the valid ones)\n";
+               "DARSIE Table 1 workloads and the UV Table 3 ones (CUDA-only): docs/cli.md and\n"
+               "docs/workloads/<name>.md (an unknown option lists the valid ones)\n";
   return 0;
 }
 

@@ -68,7 +68,7 @@ struct Launch {
   std::shared_ptr<const workloads::Workload> workload;  // a `workload:` launch
   workloads::Options options;
   std::vector<isa::Kernel> kernels;  // a kernel launch: its one kernel; a workload: kernelFiles() order
-  workloads::KernelSource source = workloads::KernelSource::Assembly;  // a workload's `source:`
+  workloads::KernelSource source = workloads::KernelSource::Default;  // a workload's `source:`
   std::string entry;                   // a PTX kernel launch: the `.entry` it runs
   std::vector<std::string> constants;  // a PTX kernel's hidden parameters: the buffer bound to each
   isa::Dim3 grid, block;

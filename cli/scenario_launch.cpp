@@ -97,9 +97,13 @@ void parseWorkload(const yaml::Map& m, Launch& l) {
   if (auto src = m.opt("source")) {
     const std::string t = src->str();
     if (t == "cuda") l.source = workloads::KernelSource::Cuda;
-    else if (t != "assembly") src->fail("source is 'assembly' (the hand-written kernels, the default) or 'cuda' (the nvcc-compiled twins, docs/ptx.md), not '" + t + "'");
-    if (l.source == workloads::KernelSource::Cuda && l.workload->cudaKernels().empty())
-      src->fail("workload " + n + " has no CUDA kernels");
+    else if (t == "assembly") l.source = workloads::KernelSource::Assembly;
+    else src->fail("source is 'assembly' (the hand-written kernels, the default) or 'cuda' (the nvcc-compiled twins, docs/ptx.md; the default of a CUDA-only workload), not '" + t + "'");
+    try {
+      workloads::resolveSource(*l.workload, l.source);
+    } catch (const std::invalid_argument& e) {
+      src->fail(e.what());
+    }
   }
   l.kernels = workloads::loadKernels(*l.workload, l.source);
 }

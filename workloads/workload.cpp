@@ -36,6 +36,12 @@ const Entry kWorkloads[] = {
     {"fwt", makeFwt},
     {"srad", makeSrad},
     {"libor", makeLibor},
+    // UV paper Table 3, CUDA-only (no hand-written assembly: KernelSource::Default runs CUDA).
+    {"scalarprod", makeScalarProd},
+    {"mersenne", makeMersenne},
+    {"fft", makeFft},
+    {"nqueens", makeNQueens},
+    {"dxtc", makeDxtc},
 };
 
 }  // namespace
@@ -62,16 +68,25 @@ isa::Kernel withHints(isa::Kernel k) {
 }
 std::vector<isa::Kernel> compileAll(const Workload& w, KernelSource source) {
   std::vector<isa::Kernel> ks;
-  if (source == KernelSource::Assembly) {
+  if (resolveSource(w, source) == KernelSource::Assembly) {
     for (const auto& f : w.kernelFiles()) ks.push_back(withHints(isa::assembleFile(kernelDir() + "/" + f)));
     return ks;
   }
-  const auto cuda = w.cudaKernels();
-  if (cuda.empty()) throw std::invalid_argument("workload " + w.name() + " has no CUDA kernels (source: cuda)");
-  for (const auto& c : cuda) ks.push_back(withHints(isa::ptx::loadPtxFile(cudaDir() + "/" + c.ptxFile, c.entry)));
+  for (const auto& c : w.cudaKernels()) ks.push_back(withHints(isa::ptx::loadPtxFile(cudaDir() + "/" + c.ptxFile, c.entry)));
   return ks;
 }
 }  // namespace
+
+KernelSource resolveSource(const Workload& w, KernelSource source) {
+  const bool assembly = !w.kernelFiles().empty();
+  if (source == KernelSource::Default) return assembly ? KernelSource::Assembly : KernelSource::Cuda;
+  if (source == KernelSource::Assembly && !assembly)
+    throw std::invalid_argument("workload " + w.name() +
+                                " is CUDA-only: it has no hand-written assembly kernel (use source: cuda, its default)");
+  if (source == KernelSource::Cuda && w.cudaKernels().empty())
+    throw std::invalid_argument("workload " + w.name() + " has no CUDA kernels (source: cuda)");
+  return source;
+}
 
 isa::Kernel loadKernel(const Workload& w, KernelSource source) { return compileAll(w, source).at(0); }
 

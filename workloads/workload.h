@@ -32,7 +32,11 @@ struct CudaKernel {
 };
 
 // Which kernels a workload runs: its hand-written assembly, or the nvcc-compiled CUDA twins.
-enum class KernelSource { Assembly, Cuda };
+// Default is the assembly where the workload has one and its CUDA kernels where it has none:
+// the UV paper's own benchmarks (nqueens, ...) are CUDA-only, written after the public CUDA
+// originals rather than hand-scheduled, so everything that runs "the workload" without naming a
+// source (emulate WORKLOAD, tests, sweeps of workload scenarios) runs what it has.
+enum class KernelSource { Default, Assembly, Cuda };
 
 class Workload {
  public:
@@ -40,7 +44,8 @@ class Workload {
   virtual std::string name() const = 0;
   virtual std::string description() const = 0;
   // Kernel source file, relative to the kernels directory (the first, for several kernels).
-  virtual std::string kernelFile() const = 0;
+  // Empty for a CUDA-only workload (no hand-written assembly; cudaKernels() is its kernels).
+  virtual std::string kernelFile() const { return ""; }
   // Allocates and initializes buffers in `mem`; returns the (first) launch.
   virtual isa::LaunchConfig setup(isa::GlobalMemory& mem) const = 0;
 
@@ -48,13 +53,16 @@ class Workload {
   // strips, convolution's rows then columns) override these two; everything that runs a
   // workload as a whole runs launches(), in order, on one memory. launches() calls setup()
   // (allocating the buffers once) and returns its launch first.
-  virtual std::vector<std::string> kernelFiles() const { return {kernelFile()}; }
+  virtual std::vector<std::string> kernelFiles() const {
+    return kernelFile().empty() ? std::vector<std::string>{} : std::vector<std::string>{kernelFile()};
+  }
   virtual std::vector<Step> launches(isa::GlobalMemory& mem) const { return {Step{0, setup(mem)}}; }
   // Compares output buffers with the C++ reference: empty when correct, else what differs.
   virtual std::string verify(const isa::GlobalMemory& mem) const = 0;
 
   // The CUDA twins of kernelFiles(), in the same order; each takes the same parameters as its
-  // assembly twin, so launches() serves both. Empty when the workload has none.
+  // assembly twin, so launches() serves both. Empty when the workload has none. For a CUDA-only
+  // workload (kernelFiles() empty) these are its kernels, and Step::kernel indexes them.
   virtual std::vector<CudaKernel> cudaKernels() const { return {}; }
   // The CUDA kernels' `__constant__` arrays (symbol -> the buffer setup() fills with their
   // data). The translation passes each as a hidden parameter after the declared ones.
@@ -65,15 +73,18 @@ class Workload {
 std::vector<std::string> workloadNames();
 std::unique_ptr<Workload> makeWorkload(const std::string& name, const Options& options = {});
 
+// What `source` means for `w`: Default resolved (above); Assembly for a CUDA-only workload, or
+// Cuda for one without CUDA kernels, is an error naming the workload (std::invalid_argument).
+KernelSource resolveSource(const Workload& w, KernelSource source);
 // The workload's (first) kernel, and all its kernels in kernelFiles() order; both with the
 // DARSIE compiler pass's hint bits, as the scenario loader compiles.
-isa::Kernel loadKernel(const Workload& w, KernelSource source = KernelSource::Assembly);
-std::vector<isa::Kernel> loadKernels(const Workload& w, KernelSource source = KernelSource::Assembly);
+isa::Kernel loadKernel(const Workload& w, KernelSource source = KernelSource::Default);
+std::vector<isa::Kernel> loadKernels(const Workload& w, KernelSource source = KernelSource::Default);
 // Runs every launch of the workload on the interpreter, in order, on `mem` (which it sets up);
 // the counts are summed. An observer sees each launch (its onLaunch starts afresh).
 isa::ExecCounts runOnInterpreter(const Workload& w, isa::GlobalMemory& mem,
                                  isa::ExecObserver* observer = nullptr,
-                                 KernelSource source = KernelSource::Assembly);
+                                 KernelSource source = KernelSource::Default);
 // The parameter words of `kernel` for a launch of `w`: `declared` (the launch's parameters),
 // then the address of each of the kernel's `__constant__` symbols' buffers (constantBuffers()).
 std::vector<uint32_t> kernelParams(const Workload& w, const isa::Kernel& kernel,
@@ -104,5 +115,11 @@ std::unique_ptr<Workload> makeConvSep(const Options& o);
 std::unique_ptr<Workload> makeNlm(const Options& o);
 std::unique_ptr<Workload> makeFloydWarshall(const Options& o);
 std::unique_ptr<Workload> makePathfinder(const Options& o);
+// UV paper Table 3 benchmarks simtlm lacked (issue 38), CUDA-only (workloads/cuda/).
+std::unique_ptr<Workload> makeScalarProd(const Options& o);
+std::unique_ptr<Workload> makeMersenne(const Options& o);
+std::unique_ptr<Workload> makeFft(const Options& o);
+std::unique_ptr<Workload> makeNQueens(const Options& o);
+std::unique_ptr<Workload> makeDxtc(const Options& o);
 
 }  // namespace simtlm::workloads

@@ -98,7 +98,26 @@ TEST_P(CudaWorkload, EncodedWordsAreTheInstructions) {
 INSTANTIATE_TEST_SUITE_P(Ptx, CudaWorkload,
                          ::testing::Values("vecadd", "matmul", "fig3", "dct8x8", "hotspot", "backprop",
                                            "floydwarshall", "cp", "convsep", "nlm", "binomial", "pathfinder",
-                                           "fwt", "srad", "libor"));
+                                           "fwt", "srad", "libor", "scalarprod", "mersenne", "fft", "nqueens", "dxtc"));
+
+// A CUDA-only workload (the UV paper's benchmarks: no hand-written assembly) runs its CUDA
+// kernels when no source is named, and asking for its assembly is one clear error.
+TEST(CudaOnlyWorkload, DefaultsToCudaAndRefusesAssembly) {
+  auto w = workloads::makeWorkload("nqueens", {{"n", 6}, {"prefix", 2}});
+  EXPECT_TRUE(w->kernelFiles().empty());
+  EXPECT_EQ(workloads::resolveSource(*w, workloads::KernelSource::Default), workloads::KernelSource::Cuda);
+  isa::GlobalMemory mem;
+  EXPECT_GT(workloads::runOnInterpreter(*w, mem).warpInstructions, 0u);
+  EXPECT_EQ(w->verify(mem), "");
+  try {
+    workloads::loadKernels(*w, workloads::KernelSource::Assembly);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("nqueens is CUDA-only"), std::string::npos) << e.what();
+  }
+  auto both = workloads::makeWorkload("vecadd");
+  EXPECT_EQ(workloads::resolveSource(*both, workloads::KernelSource::Default), workloads::KernelSource::Assembly);
+}
 
 // nvcc's TILE 32 matmul at 256^3: the peer simulator's figure for the same CUDA source
 // (../shared/reference/README.md) is 2,103,296 warp instructions. The count is of the
