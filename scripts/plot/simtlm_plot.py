@@ -289,14 +289,18 @@ def sweep_figures(plt, path, outdir, name):
 
 # ---- energy: the JSON of `simtlm compare --json` -----------------------------------------------
 
-def energy_figure(plt, path, out):
+def read_json(path):
     try:
         with open(path) as f:
-            j = json.load(f)
+            return json.load(f)
     except OSError as e:
         raise InputError("%s: cannot read: %s" % (path, e.strerror))
     except ValueError as e:
         raise InputError("%s: not JSON: %s" % (path, e))
+
+
+def energy_figure(plt, path, out):
+    j = read_json(path)
     if not isinstance(j, dict) or not isinstance(j.get("mechanisms"), list):
         raise InputError("%s: expected the JSON of `simtlm compare --json` (an object with 'mechanisms')" % path)
     cols = [m for m in j["mechanisms"] if isinstance(m, dict) and isinstance(m.get("energy"), dict)]
@@ -384,13 +388,7 @@ def cpi_inputs(paths):
 def cpi_figure(plt, paths, out):
     runs = {}  # (scenario, mechanism) -> {category: scheduler cycles}
     for path in cpi_inputs(paths):
-        try:
-            with open(path) as f:
-                j = json.load(f)
-        except OSError as e:
-            raise InputError("%s: cannot read: %s" % (path, e.strerror))
-        except ValueError as e:
-            raise InputError("%s: not JSON: %s" % (path, e))
+        j = read_json(path)
         stats = j.get("stats") if isinstance(j, dict) else None
         if not isinstance(stats, dict) or "gpu.cpi.issued" not in stats:
             raise InputError("%s: expected the JSON of `simtlm run --json` on the timing model (gpu.cpi.* statistics)" % path)

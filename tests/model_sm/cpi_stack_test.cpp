@@ -8,6 +8,7 @@
 
 #include "model/sm/cpi_stack.h"
 #include "tests/model_sm/kernel_run_support.h"
+#include "tests/model_sm/long_leader_kernel.h"
 
 using namespace simtlm;
 
@@ -131,23 +132,8 @@ TEST(CpiStack, EarlyWarpWaitsInBarrier) {
 TEST(CpiStack, DarsieLeaderWriteBackWaitIsTheMechanisms) {
   auto c = oneSm();
   c.mechanism = config::Mechanism::Darsie;
-  const char* src = R"(.kernel long_leader
-.regs 8
-.param OUT
-  s2r r0, %tid.x
-  div.u32 r1, r0, 3
-  add.u32 r2, r1, 7
-  s2r r3, %tid.y
-  shl.b32 r4, r3, 5
-  add.u32 r4, r4, r0
-  shl.b32 r4, r4, 2
-  ld.param.b32 r5, [OUT]
-  add.u32 r5, r5, r4
-  st.global.b32 [r5], r2
-  exit
-)";
   test::KernelRun r;
-  runOne(r, src, c, {32, 8, 1});
+  runOne(r, test::kLongLeaderKernel, c, {32, 8, 1});
   expectStackAddsUp(r, c);
   EXPECT_GT(r.stat("sm0.darsie.leaderwb_waits"), 0);
   // 7 followers on 4 schedulers: at least one scheduler's oldest warp is a follower for most of
