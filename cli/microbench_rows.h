@@ -1,8 +1,10 @@
 // The rows of `simtlm microbench` (docs/microbenchmarks.md): which scenario each is measured
-// on, how its value comes from the per-launch statistics, its published target with the
-// source, the tolerance, and for a known gap the documented range simtlm's value must stay in.
+// on, how its value comes from the per-launch statistics, its target (measured on Pascal where
+// a measurement is published) with the source, GPGPU-Sim's configuration value beside it, the
+// tolerance, and for a known gap the documented range simtlm's value must stay in.
 #pragma once
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -24,7 +26,8 @@ struct Row {
   std::string name, unit;
   int run = 0;                                       // index into runs()
   std::function<double(const Launches&)> value;      // simtlm's value from the run
-  double target = 0;
+  double target = 0;                                 // measured on Pascal where published
+  double config = std::nan("");                      // what GPGPU-Sim's Pascal configuration sets
   double lo = 0, hi = 0;                             // the tolerance, as the accepted range
   std::string tolerance;                             // how the tolerance is stated ("+-10%")
   std::string source;                                // short citation (docs: the full one)

@@ -90,6 +90,7 @@ struct GpuConfig {
   } const_cache;
   struct Shared {
     int size, banks, bank_width, latency;
+    int atomic_latency;  // an atomic's load-to-use latency (it has its own pipeline)
   } shared;
   struct L2 {
     bool enabled;

@@ -2,6 +2,7 @@
 
 #include "model/common/log.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -11,17 +12,21 @@ namespace simtlm::gpu {
 
 namespace {
 
+// A cache's hit latency is load-to-use: the SM's own stages take kLoadToUseFront of it.
+int unitLatency(int loadToUse) { return std::max(0, loadToUse - sm::kLoadToUseFront); }
+
 // The L1 always caches what it is sent: with l1.enabled false it is sent ld.global.nc only.
 config::GpuConfig::L1 l1Config(const config::GpuConfig& cfg) {
   config::GpuConfig::L1 c = cfg.l1;
   c.enabled = true;
+  c.hit_latency = unitLatency(c.hit_latency);
   return c;
 }
 
 // The constant cache as a cache of the L1's shape: its line is the coalescer's segment.
 config::GpuConfig::L1 constCacheConfig(const config::GpuConfig& cfg) {
   const auto& k = cfg.const_cache;
-  return {true, k.size, cfg.l1.line, k.assoc, 1, k.mshrs, k.mshr_merge, k.hit_latency};
+  return {true, k.size, cfg.l1.line, k.assoc, 1, k.mshrs, k.mshr_merge, unitLatency(k.hit_latency)};
 }
 
 // Where lane l's word lies in a transaction's bytes [from, from + span). A lane the transaction
@@ -50,7 +55,8 @@ GlobalMemoryAdapter::GlobalMemoryAdapter(mem::Downstream& down, const config::Gp
       constCache_(constCacheConfig(cfg), down_, [this](const mem::L1Response& r) { cacheDone(r); },
                   stats::Group(stats, prefix + ".const_cache")),
       lineMask_(~static_cast<uint64_t>(cfg.l1.line - 1)),
-      maxOutstanding_(maxOutstanding) {}
+      maxOutstanding_(maxOutstanding),
+      bypassLatency_(static_cast<uint64_t>(l1Config(cfg).hit_latency)) {}
 
 void GlobalMemoryAdapter::startKernel(uint64_t cycle) {
   now_ = 0;
@@ -109,6 +115,7 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag, Acces
   const unsigned size = t.end - t.begin;
   const isa::Format f = isa::info(a.op).format;
   acc.inFlight++;
+  acc.bypassed = true;
   if (t.last) acc.allSent = true;
   if (f == isa::Format::Load) {
     const uint32_t lanes = t.lanes;
@@ -200,7 +207,10 @@ void GlobalMemoryAdapter::finishOne(uint64_t tag, bool ok) {
                   x.a.address(__builtin_ctz(x.a.mask)));
     x.error = b;
   }
-  if (x.inFlight == 0 && x.allSent) finished_.push_back(tag);
+  if (x.inFlight != 0 || !x.allSent) return;
+  // (an access finished now is answered in the next tick: the pipeline's cycles come on top)
+  if (x.bypassed && bypassLatency_ > 0) bypassed_.push_back({tag, now_ + 1 + bypassLatency_});
+  else finished_.push_back(tag);
 }
 
 void GlobalMemoryAdapter::tick(uint64_t cycle) {
@@ -215,6 +225,10 @@ void GlobalMemoryAdapter::tick(uint64_t cycle) {
   if (constUsed_) {
     if (constCache_.idle()) constUsed_ = false;
     else constCache_.tick(cycle);
+  }
+  while (!bypassed_.empty() && bypassed_.front().at <= cycle) {
+    finished_.push_back(bypassed_.front().tag);
+    bypassed_.pop_front();
   }
   while (!finished_.empty()) {
     const uint64_t tag = finished_.front();

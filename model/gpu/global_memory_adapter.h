@@ -8,9 +8,12 @@
 //                through with byte enables, atomics performed at memory with their per-lane
 //                operations; the L1 reaches memory through `down`.
 //   the constant cache  (a second mem::L1Cache, `sm<N>.const_cache`, const_cache.*) ld.const.
-//   memory       otherwise, straight to `down`: loads read the touched span of each segment,
-//                stores write it with byte enables, atomics travel with their per-lane
-//                operations.
+//   memory       otherwise, past the L1's tags to `down`: loads read the touched span of each
+//                segment, stores write it with byte enables, atomics travel with their per-lane
+//                operations. Such an access still passes the L1's pipeline, as every global
+//                access does on the GPU (the L1 and texture unit sit between the LD/ST unit
+//                and the interconnect): it is answered l1.hit_latency cycles after memory
+//                answers it, as an L1 miss is (docs/memory-units.md).
 // A store or atomic that passes a cache invalidates the line there, so neither cache holds a
 // word older than this SM's own writes.
 // Lanes are in lane order everywhere, so the highest lane wins a shared word as in the
@@ -49,7 +52,7 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   void issue(const sm::GlobalRequest& request) override;
   void tick(uint64_t cycle) override;
   bool idle() const override {
-    return accesses_.empty() && coalescer_.idle() && (!l1Used_ || l1_.idle()) && (!constUsed_ || constCache_.idle());
+    return accesses_.empty() && bypassed_.empty() && coalescer_.idle() && (!l1Used_ || l1_.idle()) && (!constUsed_ || constCache_.idle());
   }
 
  private:
@@ -58,6 +61,7 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
     uint64_t id;  // the SM's
     int inFlight = 0;
     bool allSent = false;
+    bool bypassed = false;  // sent past the caches: answered the L1's pipeline latency later
     std::array<uint32_t, 32> words{};
     std::string error;
   };
@@ -83,6 +87,13 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   uint64_t nextTag_ = 0, now_ = 0;
   std::unordered_map<uint64_t, Access> accesses_;
   std::deque<uint64_t> finished_;
+  // Accesses memory has answered that bypassed the caches, each with the cycle it leaves the
+  // L1's pipeline (in order: one latency for all).
+  struct Bypassed {
+    uint64_t tag, at;
+  };
+  uint64_t bypassLatency_;
+  std::deque<Bypassed> bypassed_;
 };
 
 }  // namespace simtlm::gpu

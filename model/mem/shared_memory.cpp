@@ -137,6 +137,20 @@ unsigned SharedMemory::generalDegree(const std::uint32_t* address, std::uint32_t
   return degree;
 }
 
+// Atomics: every lane is its own read-modify-write (no broadcast), so the degree is the most
+// lanes on one bank.
+unsigned SharedMemory::atomicDegree(const std::uint32_t* address, std::uint32_t lanes) const {
+  const auto w = static_cast<unsigned>(cfg_.bank_width);
+  const auto banks = static_cast<unsigned>(cfg_.banks);
+  std::array<std::uint8_t, 128> count{};
+  unsigned degree = 0;
+  for (std::uint32_t m = lanes; m; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+    degree = std::max<unsigned>(degree, ++count[(address[l] / w) % banks]);
+  }
+  return degree;
+}
+
 bool SharedMemory::canAccept() const {
   if (now_ >= busy_until_) return true;
   if (last_stall_ != now_) {
@@ -153,14 +167,19 @@ void SharedMemory::accept(const SharedRequest& rq, std::uint64_t cycle) {
   now_ = std::max(now_, cycle);
   const std::uint32_t lanes = rq.mask & laneMask_;
   const AddressBits bits = addressBits(rq.address.data(), lanes);
-  const unsigned degree = std::max(1u, this->degree(rq.address.data(), lanes, bits));
+  const bool atomic = rq.kind == SharedRequest::Kind::Atomic;
+  const unsigned degree = std::max(1u, atomic ? atomicDegree(rq.address.data(), lanes)
+                                              : this->degree(rq.address.data(), lanes, bits));
   ++accesses_;
   conflicts_ += degree - 1;
-  busy_until_ = cycle + degree;
+  // An atomic reads and writes its bank word: two bank cycles per lane on the busiest bank.
+  const unsigned bankCycles = atomic ? 2 : 1;
+  busy_until_ = cycle + bankCycles * degree;
 
   // Made in place: its data array is not cleared (only the performed lanes are answered).
   Pending& p = pending_.push_back();
-  p.ready = cycle + static_cast<std::uint64_t>(cfg_.latency) + degree - 1;
+  p.ready = cycle + static_cast<std::uint64_t>(atomic ? cfg_.atomic_latency : cfg_.latency) +
+            bankCycles * (degree - 1);
   SharedResponse& r = p.response;
   r = SharedResponse{};
   r.tag = rq.tag;

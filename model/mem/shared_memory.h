@@ -6,6 +6,10 @@
 //   degree  = max over banks of the distinct bank words addressed there (1 when conflict free)
 //   result  = accept cycle + latency + degree - 1
 //   the next access is accepted degree cycles after this one.
+// An atomic is a read and a write of its word for every lane, one lane after another on a bank
+// (lanes on one word serialise too):
+//   degree  = max over banks of the lanes addressing it
+//   result  = accept cycle + atomic_latency + 2 x (degree - 1); the next access 2 x degree later.
 // Loads, stores and atomics are performed at accept, lane by lane in lane order (as the
 // functional interpreter does), with isa::evalLane for atomics. A misaligned or out-of-region
 // lane stops the access there (earlier lanes keep their effect) and the response reports it.
@@ -100,6 +104,7 @@ class SharedMemory {
   unsigned degree(const std::uint32_t* address, std::uint32_t lanes, AddressBits bits) const;
   unsigned wordDegree(const std::uint32_t* address, std::uint32_t lanes) const;
   unsigned generalDegree(const std::uint32_t* address, std::uint32_t lanes) const;
+  unsigned atomicDegree(const std::uint32_t* address, std::uint32_t lanes) const;
   std::uint32_t faultingLanes(const std::uint32_t* address, std::uint32_t lanes, AddressBits bits,
                               std::uint32_t bytes) const;
   void perform(const SharedRequest& rq, std::uint32_t lanes, std::uint8_t* region,

@@ -70,7 +70,6 @@ void OperandCollectors::becomeReady(uint32_t i, uint64_t readyAt) {
 
 bool OperandCollectors::tick(uint64_t cycle) {
   written_.clear();
-  if (busy_ == collectors_.size()) ++c_.fullCycles;
   if (writes_.empty() && reading_ == 0) return false;
   std::fill(portsLeft_.begin(), portsLeft_.end(), bankPorts_);
   // Writebacks first, in request order; one that finds its bank's ports taken waits.

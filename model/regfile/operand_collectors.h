@@ -46,6 +46,10 @@ class OperandCollectors {
   bool tick(uint64_t cycle);
   // True when no collector is busy and no writeback is pending (ticking would do nothing).
   bool idle() const { return busy_ == 0 && writes_.empty(); }
+  // Once per cycle, after the cycle's accepts (collector.full_cycles).
+  void countFullCycle() {
+    if (busy_ == collectors_.size()) ++c_.fullCycles;
+  }
   // An instruction with every operand read, dispatchable in `cycle` or earlier, is still in its
   // collector: after this cycle's dispatch, its unit (or in-order dispatch) held it back.
   bool waitingForUnit(uint64_t cycle) const {

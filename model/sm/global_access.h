@@ -62,6 +62,14 @@ struct GlobalResponse {
 // sc_fifo<T> prints its contents (sc_fifo::print) with operator<<.
 std::ostream& operator<<(std::ostream& os, const GlobalResponse& r);
 
+// A memory's configured latency is its load-to-use latency, as the sources of the values
+// measured it (a pointer chase: a load's issue to its dependant's issue). The SM's own stages
+// take this many of those cycles: the operand read and the dispatch before the access, and the
+// cycle the answer spends in the response channel (a shared access: the LD/ST unit's write-back
+// latency instead). A memory unit waits its latency less these (docs/timing-model.md).
+constexpr int kOperandStages = 2;
+constexpr int kLoadToUseFront = kOperandStages + 1;
+
 // The SM's LD/ST unit for global memory.
 class GlobalMemoryPort {
  public:

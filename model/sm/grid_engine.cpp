@@ -207,7 +207,7 @@ GridEngine::State GridEngine::endCycle() {
 
 const char* GridEngine::unitName(Unit u) {
   static const char* const names[kUnits] = {"icache", "ldst", "answers", "writeback",
-                                            "execute", "issue", "operands", "fetch"};
+                                            "execute", "operands", "issue", "fetch"};
   return names[static_cast<int>(u)];
 }
 

@@ -76,7 +76,7 @@ class GridEngine {
   // whose memory side makes the order irrelevant (the GPU's memory gate holds the SMs' requests
   // and sends them in SM order); runGrid's ideal memories perform accesses as they are made.
   void alternateSmOrder(bool on) { alternate_ = on; }
-  enum class Unit : uint8_t { ICache, LdSt, Answers, Writeback, Execute, Issue, Operands, Fetch };
+  enum class Unit : uint8_t { ICache, LdSt, Answers, Writeback, Execute, Operands, Issue, Fetch };
   static constexpr int kUnits = 8;
   static const char* unitName(Unit u);  // the unit's module name: "icache", ..., "fetch"
   bool beginCycle();

@@ -103,6 +103,7 @@ class OperandStage {
   // results written in this cycle.
   const std::vector<WrittenResult>& tick(uint64_t cycle);
   bool idle() const { return oc_.idle(); }
+  void countFullCycle() { oc_.countFullCycle(); }
   bool waitingForUnits(uint64_t cycle) const { return oc_.waitingForUnit(cycle); }
 
   // Instructions of the warp in collectors, or results of it waiting for a bank write.

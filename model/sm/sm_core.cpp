@@ -218,8 +218,10 @@ bool SmCore::tick(uint64_t cycle) {  // (the steps of step(), called directly)
   writeback(cycle);
   dispatch(cycle);
   commit();  // results, for the next cycle's write-back
-  issueOrIdle(cycle);
+  // Bank writes (which release the scoreboard) before issue: a dependant issues in the cycle
+  // its operand is written and reads it the next (docs/timing-model.md, "Per-instruction cost").
   operandTick(cycle);
+  issueOrIdle(cycle);
   if (frontendCycle(cycle)) {
     if (mech_) mech_->beforeFetch(cycle);
     fetch(cycle);
@@ -260,8 +262,8 @@ void SmCore::step(Step s) {
     case Step::Answers: memoryAnswered_ = tickMemory(cycle); break;  // shared-memory answers due
     case Step::Writeback: writeback(cycle); break;
     case Step::Execute: dispatch(cycle); break;  // collected instructions to their units (frees collectors for issue)
-    case Step::Issue: issueOrIdle(cycle); break;
     case Step::Operands: operandTick(cycle); break;  // register-file bank writes, then operand reads
+    case Step::Issue: issueOrIdle(cycle); break;
     case Step::Fetch:
       if (!frontendCycle(cycle)) break;
       if (mech_) mech_->beforeFetch(cycle);  // beside the fetch scheduler

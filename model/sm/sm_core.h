@@ -88,7 +88,7 @@ class SmCore {
   // cycle apart. beginCycle() takes the LD/ST unit's responses and says whether the steps run
   // (not when faulted, empty or at rest); a step of a cycle that does not run does nothing;
   // endCycle() says whether anything happened.
-  enum class Step : uint8_t { Answers, Writeback, Execute, Issue, Operands, Fetch };
+  enum class Step : uint8_t { Answers, Writeback, Execute, Operands, Issue, Fetch };
   static constexpr int kSteps = 6;
   bool beginCycle(uint64_t cycle);
   void step(Step s);
@@ -372,9 +372,13 @@ class SmCore {
     return n == 1 || cycle % n == 0;
   }
   void issueOrIdle(uint64_t cycle) {
-    if (frontendCycle(cycle)) return issue(cycle);
-    frontendIdle_ += static_cast<uint64_t>(cfg_.issue.schedulers);
-    cpi_[static_cast<int>(CpiCategory::Fetch)] += static_cast<uint64_t>(cfg_.issue.schedulers);
+    if (frontendCycle(cycle)) {
+      issue(cycle);
+    } else {
+      frontendIdle_ += static_cast<uint64_t>(cfg_.issue.schedulers);
+      cpi_[static_cast<int>(CpiCategory::Fetch)] += static_cast<uint64_t>(cfg_.issue.schedulers);
+    }
+    ops_.countFullCycle();  // after issue, the cycle's last change to the collectors
   }
   // Executed (dispatched) warp instructions and their active lanes by opcode class, and
   // register-file accesses per active lane group (regfile.lane_group): what the energy layer

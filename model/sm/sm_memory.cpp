@@ -56,8 +56,15 @@ class BufferCheck {
 }  // namespace
 
 void SmCore::initMemory(stats::Registry& stats) {
+  // shared.latency is load-to-use (global_access.h): the operand stages and the LD/ST unit's
+  // write-back take their part of it.
+  config::GpuConfig::Shared banks = cfg_.shared;
+  banks.latency = std::max(0, banks.latency - kOperandStages -
+                                  std::max(1, cfg_.exec.latencyOf(isa::OpClass::LoadShared)));
+  banks.atomic_latency = std::max(0, banks.atomic_latency - kOperandStages -
+                                         std::max(1, cfg_.exec.latencyOf(isa::OpClass::AtomicShared)));
   shared_ = std::make_unique<mem::SharedMemory>(
-      cfg_.shared, static_cast<unsigned>(cfg_.gpu.warp_size), static_cast<unsigned>(cfg_.sm.max_blocks),
+      banks, static_cast<unsigned>(cfg_.gpu.warp_size), static_cast<unsigned>(cfg_.sm.max_blocks),
       [this](const mem::SharedResponse& r) { sharedDone(r); },
       stats::Group(stats, "sm" + std::to_string(id_) + ".shared"));
 }

@@ -20,6 +20,7 @@
 #include "isa/assembler.h"
 #include "isa/interpreter.h"
 #include "model/gpu/platform.h"
+#include "model/sm/global_access.h"
 #include "workloads/workload.h"
 
 using namespace sc_core;
@@ -149,11 +150,13 @@ TEST(GpuMemory, SecondReadOfALineHitsInTheL1AndSavesDramReads) {
   EXPECT_EQ(on.stat("dram.writes"), off.stat("dram.writes"));
 }
 
-TEST(GpuMemory, AnL1MissCostsTheL1LatencyOnTopOfMemory) {
+TEST(GpuMemory, EveryGlobalAccessPassesTheL1Pipeline) {
   // One warp, one load and nothing after it: the block retires when the load's data is back.
-  // Through the L1 the line read leaves hit_latency cycles after the access reaches the L1
-  // (GPGPU-Sim's L1 latency queue sits before the tag check), so a miss costs hit_latency
-  // more than the bypass.
+  // Through the L1 the line read leaves the L1's pipeline latency after the access reaches it
+  // (GPGPU-Sim's L1 latency queue sits before the tag check); past the L1 (l1.enabled false)
+  // the access still passes that pipeline, as every global access passes the L1/texture unit
+  // on the GPU: a miss and a bypass cost the same, and the pipeline is l1.hit_latency less the
+  // SM's own load-to-use stages (sm::kLoadToUseFront).
   const isa::Kernel k = isa::assemble(R"(
 .kernel one
 .param A
@@ -162,11 +165,12 @@ TEST(GpuMemory, AnL1MissCostsTheL1LatencyOnTopOfMemory) {
   exit
 )", "one.s");
   std::vector<std::unique_ptr<Launch>> runs;
-  for (bool l1 : {true, false}) {
+  for (int variant = 0; variant < 3; ++variant) {
     auto r = std::make_unique<Launch>();
     r->cfg = twoSms();
     r->cfg.gpu.num_sms = 1;
-    r->cfg.l1.enabled = l1;
+    r->cfg.l1.enabled = variant == 0;
+    if (variant == 2) r->cfg.l1.hit_latency = sm::kLoadToUseFront;  // a pipeline of 0 cycles
     // Open rows would make DRAM's time depend on what the instruction fetches left open: the
     // fixed-latency DRAM keeps the difference the L1's alone.
     r->cfg.dram.scheduler = config::DramScheduler::Fixed;
@@ -176,10 +180,12 @@ TEST(GpuMemory, AnL1MissCostsTheL1LatencyOnTopOfMemory) {
     runs.push_back(std::move(r));
   }
   simulate(runs);
-  const int hit = runs[0]->cfg.l1.hit_latency;
+  const int pipeline = runs[0]->cfg.l1.hit_latency - sm::kLoadToUseFront;
   EXPECT_EQ(runs[0]->stat("sm0.l1.misses"), 1.0);
-  EXPECT_EQ(static_cast<int64_t>(runs[0]->cycles()) - static_cast<int64_t>(runs[1]->cycles()), hit)
-      << "with L1 " << runs[0]->cycles() << ", without " << runs[1]->cycles();
+  EXPECT_EQ(runs[1]->stat("sm0.l1.loads"), 0.0);
+  EXPECT_EQ(runs[0]->cycles(), runs[1]->cycles()) << "a miss and a bypass";
+  EXPECT_EQ(static_cast<int64_t>(runs[1]->cycles()) - static_cast<int64_t>(runs[2]->cycles()), pipeline)
+      << "bypass " << runs[1]->cycles() << ", with no L1 pipeline " << runs[2]->cycles();
 }
 
 TEST(GpuMemory, L1IsInvalidatedAtEveryLaunch) {

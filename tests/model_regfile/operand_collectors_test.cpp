@@ -23,7 +23,10 @@ struct Bench {
   explicit Bench(config::GpuConfig::RegFile c) : oc(c, BankMapping::Interleaved) {}
   // Ticks cycles from..to (inclusive).
   void run(uint64_t from, uint64_t to) {
-    for (uint64_t c = from; c <= to; ++c) oc.tick(c);
+    for (uint64_t c = from; c <= to; ++c) {
+      oc.tick(c);
+      oc.countFullCycle();  // (the SM counts after its issue step)
+    }
   }
   // The first cycle >= from in which the collector's instruction is dispatchable, ticking
   // each cycle after asking (the SM's order: dispatch, then tick).

@@ -25,7 +25,10 @@ TEST(RegfileStats, NamesUnderThePrefix) {
   CollectorId a = oc.accept(0, {PhysReg{0}, PhysReg{4}, PhysReg{8}}, 0);  // bank 0 three times
   CollectorId b = oc.accept(1, {PhysReg{1}}, 0);
   oc.writeback(PhysReg{5});
-  for (uint64_t c = 0; c <= 4; ++c) oc.tick(c);
+  for (uint64_t c = 0; c <= 4; ++c) {
+    oc.tick(c);
+    oc.countFullCycle();  // (the SM counts after its issue step)
+  }
   ASSERT_TRUE(oc.dispatch(b, 5, true));
   ASSERT_TRUE(oc.dispatch(a, 5, true));
   EXPECT_EQ(*reg.value("sm0.regfile.reads"), 4.0);

@@ -1,6 +1,7 @@
-// Dependent-chain latency (docs/microbenchmarks.md): one warp runs ITERS iterations of eight
+// Dependent-chain latency (docs/microbenchmarks.md): one warp runs ITERS iterations of 32
 // add.f32 instructions, each reading the one before, so every add waits for its predecessor's
-// result; the loop counter's instructions are independent of the chain. Lane i stores its
+// result; the loop counter's instructions are independent of the chain
+// (32 per iteration, so that the counter's own chain, about 17 cycles, stays hidden). Lane i stores its
 // result at OUT[i].
 .kernel alu_chain
 .param ITERS
@@ -9,6 +10,30 @@
   cvt.f32.u32 r10, r1
   ld.param.b32 r4, [ITERS]
 loop:
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
+  add.f32 r10, r10, 1.0
   add.f32 r10, r10, 1.0
   add.f32 r10, r10, 1.0
   add.f32 r10, r10, 1.0
