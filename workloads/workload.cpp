@@ -42,6 +42,7 @@ const Entry kWorkloads[] = {
     {"fft", makeFft},
     {"nqueens", makeNQueens},
     {"dxtc", makeDxtc},
+    {"bfs", makeBfs},
 };
 
 }  // namespace
