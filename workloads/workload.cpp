@@ -43,6 +43,7 @@ const Entry kWorkloads[] = {
     {"nqueens", makeNQueens},
     {"dxtc", makeDxtc},
     {"bfs", makeBfs},
+    {"kmeans", makeKMeans},
 };
 
 }  // namespace
