@@ -44,6 +44,7 @@ const Entry kWorkloads[] = {
     {"dxtc", makeDxtc},
     {"bfs", makeBfs},
     {"kmeans", makeKMeans},
+    {"lps", makeLps},
 };
 
 }  // namespace
