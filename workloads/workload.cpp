@@ -45,6 +45,7 @@ const Entry kWorkloads[] = {
     {"bfs", makeBfs},
     {"kmeans", makeKMeans},
     {"lps", makeLps},
+    {"median", makeMedian},
 };
 
 }  // namespace

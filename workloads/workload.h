@@ -125,5 +125,6 @@ std::unique_ptr<Workload> makeDxtc(const Options& o);
 std::unique_ptr<Workload> makeBfs(const Options& o);
 std::unique_ptr<Workload> makeKMeans(const Options& o);
 std::unique_ptr<Workload> makeLps(const Options& o);
+std::unique_ptr<Workload> makeMedian(const Options& o);
 
 }  // namespace simtlm::workloads
