@@ -42,6 +42,10 @@ const Entry kWorkloads[] = {
     {"fft", makeFft},
     {"nqueens", makeNQueens},
     {"dxtc", makeDxtc},
+    {"bfs", makeBfs},
+    {"kmeans", makeKMeans},
+    {"lps", makeLps},
+    {"median", makeMedian},
 };
 
 }  // namespace

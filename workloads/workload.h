@@ -121,5 +121,10 @@ std::unique_ptr<Workload> makeMersenne(const Options& o);
 std::unique_ptr<Workload> makeFft(const Options& o);
 std::unique_ptr<Workload> makeNQueens(const Options& o);
 std::unique_ptr<Workload> makeDxtc(const Options& o);
+// Kim et al. ISCA 2013 GP-SIMT benchmarks simtlm lacked (issue 38), CUDA-only (workloads/cuda/).
+std::unique_ptr<Workload> makeBfs(const Options& o);
+std::unique_ptr<Workload> makeKMeans(const Options& o);
+std::unique_ptr<Workload> makeLps(const Options& o);
+std::unique_ptr<Workload> makeMedian(const Options& o);
 
 }  // namespace simtlm::workloads
