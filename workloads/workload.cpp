@@ -42,6 +42,8 @@ const Entry kWorkloads[] = {
     {"fft", makeFft},
     {"nqueens", makeNQueens},
     {"dxtc", makeDxtc},
+    // BOW paper Table III (Parboil, Rodinia) and UV paper Table 3 (ISPASS-2009), CUDA-only.
+    {"nw", makeNw},
 };
 
 }  // namespace
