@@ -44,6 +44,7 @@ const Entry kWorkloads[] = {
     {"dxtc", makeDxtc},
     // BOW paper Table III (Parboil, Rodinia) and UV paper Table 3 (ISPASS-2009), CUDA-only.
     {"nw", makeNw},
+    {"gaussian", makeGaussian},
 };
 
 }  // namespace
