@@ -45,6 +45,7 @@ const Entry kWorkloads[] = {
     // BOW paper Table III (Parboil, Rodinia) and UV paper Table 3 (ISPASS-2009), CUDA-only.
     {"nw", makeNw},
     {"gaussian", makeGaussian},
+    {"ray", makeRay},
 };
 
 }  // namespace
