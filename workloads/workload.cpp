@@ -43,6 +43,7 @@ const Entry kWorkloads[] = {
     {"nqueens", makeNQueens},
     {"dxtc", makeDxtc},
     // BOW paper Table III (Parboil, Rodinia) and UV paper Table 3 (ISPASS-2009), CUDA-only.
+    {"sad", makeSad},
     {"nw", makeNw},
     {"gaussian", makeGaussian},
     {"ray", makeRay},

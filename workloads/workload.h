@@ -122,6 +122,7 @@ std::unique_ptr<Workload> makeFft(const Options& o);
 std::unique_ptr<Workload> makeNQueens(const Options& o);
 std::unique_ptr<Workload> makeDxtc(const Options& o);
 // BOW paper Table III and UV paper Table 3 benchmarks simtlm lacked (issue 38), CUDA-only.
+std::unique_ptr<Workload> makeSad(const Options& o);
 std::unique_ptr<Workload> makeNw(const Options& o);
 std::unique_ptr<Workload> makeGaussian(const Options& o);
 std::unique_ptr<Workload> makeRay(const Options& o);
