@@ -42,10 +42,16 @@ const Entry kWorkloads[] = {
     {"fft", makeFft},
     {"nqueens", makeNQueens},
     {"dxtc", makeDxtc},
+    // Kim et al. ISCA 2013 Table 1 (GP-SIMT), CUDA-only.
     {"bfs", makeBfs},
     {"kmeans", makeKMeans},
     {"lps", makeLps},
     {"median", makeMedian},
+    // BOW paper Table III (Parboil, Rodinia) and UV paper Table 3 (ISPASS-2009), CUDA-only.
+    {"sad", makeSad},
+    {"nw", makeNw},
+    {"gaussian", makeGaussian},
+    {"ray", makeRay},
 };
 
 }  // namespace

@@ -126,5 +126,10 @@ std::unique_ptr<Workload> makeBfs(const Options& o);
 std::unique_ptr<Workload> makeKMeans(const Options& o);
 std::unique_ptr<Workload> makeLps(const Options& o);
 std::unique_ptr<Workload> makeMedian(const Options& o);
+// BOW paper Table III and UV paper Table 3 benchmarks simtlm lacked (issue 38), CUDA-only.
+std::unique_ptr<Workload> makeSad(const Options& o);
+std::unique_ptr<Workload> makeNw(const Options& o);
+std::unique_ptr<Workload> makeGaussian(const Options& o);
+std::unique_ptr<Workload> makeRay(const Options& o);
 
 }  // namespace simtlm::workloads

@@ -99,7 +99,8 @@ INSTANTIATE_TEST_SUITE_P(Ptx, CudaWorkload,
                          ::testing::Values("vecadd", "matmul", "fig3", "dct8x8", "hotspot", "backprop",
                                            "floydwarshall", "cp", "convsep", "nlm", "binomial", "pathfinder",
                                            "fwt", "srad", "libor", "scalarprod", "mersenne", "fft", "nqueens", "dxtc",
-                                           "bfs", "kmeans", "lps", "median"));
+                                           "bfs", "kmeans", "lps", "median",
+                                           "sad", "nw", "gaussian", "ray"));
 
 // A CUDA-only workload (the UV paper's benchmarks: no hand-written assembly) runs its CUDA
 // kernels when no source is named, and asking for its assembly is one clear error.
