@@ -2,7 +2,7 @@
 //   to_memory  TLM-2.0 initiator socket (base protocol): the SM's L1 misses, stores and atomics
 //              (or, without an L1, its coalesced global accesses) and its I-cache line fills.
 // Its units are child modules named by role (`gpu.sm<N>.icache`, `.ldst`, `.answers`,
-// `.writeback`, `.execute`, `.issue`, `.operands`, `.fetch`: GridEngine::Unit). Their state
+// `.writeback`, `.execute`, `.operands`, `.issue`, `.fetch`: GridEngine::Unit). Their state
 // (sm::SmCore, its I-cache, coalescer and L1) is plain C++, rebuilt when the GPU releases a
 // faulted kernel, and reaches memory through memory(). With sm.scheduling=systemc each unit
 // module runs its step from its own SC_METHOD, triggered once per cycle by the GPU's delta

@@ -56,7 +56,7 @@ TEST(Config, TableKeysAreUniqueAndDescribed) {
     GpuConfig c;
     EXPECT_EQ(p.format(c), p.defaultText) << p.key;  // the default round-trips
   }
-  EXPECT_EQ(params().size(), 97u + simtlm::isa::kNumOpClasses);  // 97: bow.window, bow.hints, rfc.entries
+  EXPECT_EQ(params().size(), 98u + simtlm::isa::kNumOpClasses);  // 98: shared.atomic_latency
   EXPECT_NE(findParam("exec.latency.load_shared"), nullptr);
   EXPECT_NE(findParam("sm.scheduling"), nullptr);
 }

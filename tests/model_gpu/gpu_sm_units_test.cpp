@@ -21,7 +21,7 @@ using namespace simtlm;
 namespace {
 
 const std::vector<std::string> kUnits = {"icache", "ldst", "answers", "writeback",
-                                         "execute", "issue", "operands", "fetch"};
+                                         "execute", "operands", "issue", "fetch"};
 
 config::GpuConfig twoSms(config::SmScheduling scheduling) {
   config::GpuConfig cfg;
