@@ -12,21 +12,18 @@ namespace simtlm::gpu {
 
 namespace {
 
-// A cache's hit latency is load-to-use: the SM's own stages take kLoadToUseFront of it.
-int unitLatency(int loadToUse) { return std::max(0, loadToUse - sm::kLoadToUseFront); }
-
 // The L1 always caches what it is sent: with l1.enabled false it is sent ld.global.nc only.
 config::GpuConfig::L1 l1Config(const config::GpuConfig& cfg) {
   config::GpuConfig::L1 c = cfg.l1;
   c.enabled = true;
-  c.hit_latency = unitLatency(c.hit_latency);
+  c.hit_latency = sm::memoryUnitLatency(c.hit_latency);  // load-to-use (global_access.h)
   return c;
 }
 
 // The constant cache as a cache of the L1's shape: its line is the coalescer's segment.
 config::GpuConfig::L1 constCacheConfig(const config::GpuConfig& cfg) {
   const auto& k = cfg.const_cache;
-  return {true, k.size, cfg.l1.line, k.assoc, 1, k.mshrs, k.mshr_merge, unitLatency(k.hit_latency)};
+  return {true, k.size, cfg.l1.line, k.assoc, 1, k.mshrs, k.mshr_merge, sm::memoryUnitLatency(k.hit_latency)};
 }
 
 // Where lane l's word lies in a transaction's bytes [from, from + span). A lane the transaction

@@ -64,11 +64,15 @@ std::ostream& operator<<(std::ostream& os, const GlobalResponse& r);
 
 // A memory's configured latency is its load-to-use latency, as the sources of the values
 // measured it (a pointer chase: a load's issue to its dependant's issue). The SM's own stages
-// take this many of those cycles: the operand read and the dispatch before the access, and the
-// cycle the answer spends in the response channel (a shared access: the LD/ST unit's write-back
-// latency instead). A memory unit waits its latency less these (docs/timing-model.md).
+// take some of those cycles: the operand read and the dispatch before the access, and the
+// cycles the answer spends on its way back (the response channel's one; a shared access: the
+// LD/ST unit's write-back latency instead). A memory unit waits its latency less these
+// (docs/timing-model.md); this is the one place that subtracts them.
 constexpr int kOperandStages = 2;
-constexpr int kLoadToUseFront = kOperandStages + 1;
+constexpr int memoryUnitLatency(int loadToUse, int returnStages = 1) {
+  const int unit = loadToUse - kOperandStages - (returnStages > 1 ? returnStages : 1);
+  return unit > 0 ? unit : 0;
+}
 
 // The SM's LD/ST unit for global memory.
 class GlobalMemoryPort {

@@ -59,10 +59,8 @@ void SmCore::initMemory(stats::Registry& stats) {
   // shared.latency is load-to-use (global_access.h): the operand stages and the LD/ST unit's
   // write-back take their part of it.
   config::GpuConfig::Shared banks = cfg_.shared;
-  banks.latency = std::max(0, banks.latency - kOperandStages -
-                                  std::max(1, cfg_.exec.latencyOf(isa::OpClass::LoadShared)));
-  banks.atomic_latency = std::max(0, banks.atomic_latency - kOperandStages -
-                                         std::max(1, cfg_.exec.latencyOf(isa::OpClass::AtomicShared)));
+  banks.latency = memoryUnitLatency(banks.latency, cfg_.exec.latencyOf(isa::OpClass::LoadShared));
+  banks.atomic_latency = memoryUnitLatency(banks.atomic_latency, cfg_.exec.latencyOf(isa::OpClass::AtomicShared));
   shared_ = std::make_unique<mem::SharedMemory>(
       banks, static_cast<unsigned>(cfg_.gpu.warp_size), static_cast<unsigned>(cfg_.sm.max_blocks),
       [this](const mem::SharedResponse& r) { sharedDone(r); },

@@ -156,7 +156,7 @@ TEST(GpuMemory, EveryGlobalAccessPassesTheL1Pipeline) {
   // (GPGPU-Sim's L1 latency queue sits before the tag check); past the L1 (l1.enabled false)
   // the access still passes that pipeline, as every global access passes the L1/texture unit
   // on the GPU: a miss and a bypass cost the same, and the pipeline is l1.hit_latency less the
-  // SM's own load-to-use stages (sm::kLoadToUseFront).
+  // SM's own load-to-use stages (sm::memoryUnitLatency).
   const isa::Kernel k = isa::assemble(R"(
 .kernel one
 .param A
@@ -170,7 +170,7 @@ TEST(GpuMemory, EveryGlobalAccessPassesTheL1Pipeline) {
     r->cfg = twoSms();
     r->cfg.gpu.num_sms = 1;
     r->cfg.l1.enabled = variant == 0;
-    if (variant == 2) r->cfg.l1.hit_latency = sm::kLoadToUseFront;  // a pipeline of 0 cycles
+    if (variant == 2) r->cfg.l1.hit_latency = sm::kOperandStages + 1;  // a pipeline of 0 cycles
     // Open rows would make DRAM's time depend on what the instruction fetches left open: the
     // fixed-latency DRAM keeps the difference the L1's alone.
     r->cfg.dram.scheduler = config::DramScheduler::Fixed;
@@ -180,7 +180,7 @@ TEST(GpuMemory, EveryGlobalAccessPassesTheL1Pipeline) {
     runs.push_back(std::move(r));
   }
   simulate(runs);
-  const int pipeline = runs[0]->cfg.l1.hit_latency - sm::kLoadToUseFront;
+  const int pipeline = sm::memoryUnitLatency(runs[0]->cfg.l1.hit_latency);
   EXPECT_EQ(runs[0]->stat("sm0.l1.misses"), 1.0);
   EXPECT_EQ(runs[1]->stat("sm0.l1.loads"), 0.0);
   EXPECT_EQ(runs[0]->cycles(), runs[1]->cycles()) << "a miss and a bypass";
