@@ -87,6 +87,28 @@ LOOP:
   exit
 )";
 
+// Two warps in lock step (no delay): the oracle decides an instance when the first warp reaches
+// its fetch, so the other warp never fetches it (DARSIE Sec. 5: removed before fetch). Removable
+// and uniform/affine: s2r tid.x A, s2r tid.y A, s2r ntid.x U, mad A, s2r ctaid.x U, add r4+7 U,
+// shl A, add r5+r6 (ld.param of an absolute address is uniform) A, add r3+r4 A: 9 instances,
+// 3 uniform and 6 affine. Fetched by the baseline: 12 per warp, 24; by dac-ideal 24 - 9 = 15.
+const char* kLockstep = R"(.kernel dac_lockstep
+.regs 8
+.param OUT
+  ld.param.b32 r5, [OUT]
+  s2r r0, %tid.x
+  s2r r1, %tid.y
+  s2r r2, %ntid.x
+  mad.lo.u32 r3, r1, r2, r0
+  s2r r4, %ctaid.x
+  add.u32 r4, r4, 7
+  shl.b32 r6, r3, 2
+  add.u32 r5, r5, r6
+  add.u32 r7, r3, r4
+  st.global.b32 [r5], r7
+  exit
+)";
+
 void run(const char* source, config::Mechanism m, test::KernelRun& out) {
   config::GpuConfig c;
   c.gpu.num_sms = 1;
@@ -141,6 +163,23 @@ TEST(DacIdeal, NothingIsRemovedOffTheCommonPathAndTheJoinRestoresIt) {
   EXPECT_EQ(dac(d, "removed"), 17);
   EXPECT_EQ(dac(d, "follower_executions"), 0);
   EXPECT_EQ(d.stat("sm0.issue.warp_instructions"), base.stat("sm0.issue.warp_instructions") - dac(d, "removed"));
+}
+
+TEST(DacIdeal, WarpsInLockStepNeverFetchWhatTheirLeaderExecutes) {
+  test::KernelRun base, d;
+  run(kLockstep, config::Mechanism::Baseline, base);
+  run(kLockstep, config::Mechanism::DacIdeal, d);
+  ASSERT_TRUE(base.equal);
+  EXPECT_TRUE(d.equal);
+  EXPECT_EQ(dac(d, "executed_affine"), 9);
+  EXPECT_EQ(dac(d, "executed_affine.uniform"), 3);
+  EXPECT_EQ(dac(d, "removed"), 9);
+  EXPECT_EQ(dac(d, "removed.after_fetch"), 0);
+  EXPECT_EQ(dac(d, "follower_executions"), 0);
+  EXPECT_EQ(dac(d, "unskipped"), 0);
+  EXPECT_EQ(base.stat("sm0.frontend.fetched"), 24);
+  EXPECT_EQ(d.stat("sm0.frontend.fetched"), 15);
+  EXPECT_EQ(d.stat("sm0.issue.warp_instructions"), 15);
 }
 
 TEST(DacIdeal, IsDeterministic) {

@@ -1,6 +1,8 @@
-// DAC-IDEAL's hooks (docs/dac.md). Leaders are found at issue (issuing, in program order, where
-// the tags are kept); followers' instances are removed beside the fetch scheduler (beforeFetch,
-// holdsFetch) and take effect at the I-buffer's front (retireSkips), as DARSIE's skips do.
+// DAC-IDEAL's hooks (docs/dac.md). Leaders are decided at fetch by the oracle (beforeFetch,
+// delivered: the warp's tags carried forward through what it fetched), or else at issue
+// (issuing, in program order, where the tags are kept); followers' instances are removed beside
+// the fetch scheduler (beforeFetch, holdsFetch) and take effect at the I-buffer's front
+// (retireSkips), as DARSIE's skips do.
 #include "model/mechanisms/dac/dac_mechanism.h"
 
 #include <sstream>
@@ -16,6 +18,13 @@ namespace {
 
 bool guarded(const isa::Instr& in) { return in.guard != isa::kPredTrue || in.guardNeg; }
 
+// The tag of what `in` writes, by a warp that is whole on the common path or not, from `t`.
+// A guard that is not uniform makes the block's value mixed even where this warp wrote none.
+Tag predictTag(const isa::Instr& in, const WarpTags& t, bool whole) {
+  const bool uniformGuard = !guarded(in) || t.preds[in.guard] == Tag::Uniform;
+  return whole && uniformGuard ? resultTag(in, t) : Tag::Generic;
+}
+
 }  // namespace
 
 DacMechanism::DacMechanism(sm::SmContext& sm, stats::Registry& stats) : sm_(sm) {
@@ -29,17 +38,25 @@ DacMechanism::DacMechanism(sm::SmContext& sm, stats::Registry& stats) : sm_(sm) 
   g.add("removed.uniform", removedUniform_, "instructions", "of those, uniform values");
   g.add("removed.affine", removedAffine_, "instructions", "of those, affine values");
   g.add("removed.after_fetch", fetchedSkips_, "instructions",
-        "of those, instances the follower had fetched before its leader issued them (removed "
-        "before issue: their fetch was spent)");
+        "of those, instances the follower had fetched before a leader was decided for them "
+        "(removed before issue: their fetch was spent)");
   g.add("follower_executions", followerExecs_, "instructions",
-        "instances a leader had executed that a warp executed itself (fetched before the leader "
-        "issued, off the common path, not a whole warp, or a skip undone)");
+        "instances another warp leads that a warp executed itself (issued before the leader "
+        "was decided, off the common path, not a whole warp, or a skip undone)");
   g.add("unskipped", unskipped_, "instructions",
         "skips turned back into instructions at the I-buffer's front (the warp's tags or path no "
         "longer matched the leader's)");
   g.add("off_path", offPathEntries_, "events",
         "warps that took a branch whose predicate is not uniform (off the common path until its "
         "reconvergence point)");
+  g.add("decided_at_fetch", decidedAtFetch_, "instances",
+        "instances the oracle gave a leader at fetch (its tags carried through what it fetched): "
+        "the block's other warps skip them without fetching them");
+  g.add("decided_at_issue", decidedAtIssue_, "instances",
+        "instances given a leader only when it issued them (the fetch-time tags did not qualify)");
+  g.add("leader_mismatch", leaderMismatches_, "events",
+        "leaders whose tag at issue differed from the one decided at fetch (its followers still "
+        "check their own tags, and compute their own values)");
   g.add("records_full", recordsFull_, "events",
         "qualifying leader executions not recorded: the block's record table was full");
 }
@@ -59,6 +76,7 @@ void DacMechanism::blockAdmitted(int b) {
     dw.tags.reset();
     dw.passed.assign(sm_.image.kernel->size(), 0);
     dw.offPath = false;
+    dw.claimedEnd = 0;
   }
 }
 
@@ -95,16 +113,82 @@ bool DacMechanism::skippable(int slot) const {
   const size_t idx = isa::Kernel::indexOf(w.fetchPc);
   if (idx >= sm_.image.kernel->size() || !removableOp(sm_.image.kernel->instrs[idx]) || !eligible(slot, true)) return false;
   const Block& blk = *blocks_[static_cast<size_t>(w.block)];
-  return blk.records.count(key(idx, fetchInstance(slot, w.fetchPc))) > 0;
+  const auto it = blk.records.find(key(idx, fetchInstance(slot, w.fetchPc)));
+  return it != blk.records.end() && it->second.leader != slot;
 }
+
+WarpTags DacMechanism::tagsAtFetch(int slot) const {
+  const sm::WarpSlot& w = sm_.warps[static_cast<size_t>(slot)];
+  WarpTags t = warps_[static_cast<size_t>(slot)].tags;
+  const bool whole = eligible(slot, true);
+  for (int i = 0; i < w.ibuf.count(); ++i) {
+    const isa::Instr& in = w.ibuf.entry(i).instr;
+    writeTag(in, predictTag(in, t, whole), t);
+  }
+  return t;
+}
+
+bool DacMechanism::lead(int slot, uint32_t pc, size_t idx, uint32_t instance, Tag kind) {
+  const sm::WarpSlot& w = sm_.warps[static_cast<size_t>(slot)];
+  Block& blk = *blocks_[static_cast<size_t>(w.block)];
+  if (blk.records.size() >= kMaxRecords) return false;
+  blk.records.emplace(key(idx, instance), Record{kind, passedBy(w.block, idx, instance), slot});
+  for (int o : sm_.blocks[static_cast<size_t>(w.block)].warps)
+    if (o != slot) removeFetched(o, pc, idx, instance);
+  sm_.event();
+  return true;
+}
+
+// Fetch stops after a control instruction until it issues, so from the fetch PC to the next
+// one the warp's path is known: its tags are carried through the run in program order, and
+// every qualifying instance no warp of the block leads yet is the warp's to lead.
+void DacMechanism::claimAhead(int slot) {
+  const sm::WarpSlot& w = sm_.warps[static_cast<size_t>(slot)];
+  Warp& dw = warps_[static_cast<size_t>(slot)];
+  if (dw.claimedEnd != 0 && w.fetchPc < dw.claimedEnd) return;
+  if (!eligible(slot, true)) return;
+  WarpTags t = tagsAtFetch(slot);
+  const Block& blk = *blocks_[static_cast<size_t>(w.block)];
+  uint32_t pc = w.fetchPc;
+  for (int k = 0; k < kClaimRun; ++k, pc += 8) {
+    const size_t idx = isa::Kernel::indexOf(pc);
+    if (idx >= sm_.image.kernel->size()) break;
+    const isa::Instr& in = sm_.image.kernel->instrs[idx];
+    const Tag tag = predictTag(in, t, true);
+    writeTag(in, tag, t);
+    if (removableOp(in) && tag != Tag::Generic) {
+      const uint32_t instance = fetchInstance(slot, pc);
+      if (blk.records.count(key(idx, instance)) == 0 && lead(slot, pc, idx, instance, tag)) decidedAtFetch_++;
+    }
+    if (in.op == isa::Op::BRA || in.op == isa::Op::EXIT) break;
+  }
+  dw.claimedEnd = pc + 8;
+}
+
+// A fetch that started before the oracle looked at its PCs (a warp whose previous fetch was
+// delivered this cycle): the warp leads what it fetches first.
+void DacMechanism::delivered(int slot, sm::IBufferEntry& entry) {
+  const isa::Instr& in = entry.instr;
+  if (!removableOp(in) || !eligible(slot, true)) return;
+  const size_t idx = isa::Kernel::indexOf(entry.pc);
+  const uint32_t instance = fetchInstance(slot, entry.pc);
+  const Block& blk = *blocks_[static_cast<size_t>(sm_.warps[static_cast<size_t>(slot)].block)];
+  if (blk.records.count(key(idx, instance)) > 0) return;
+  const Tag tag = predictTag(in, tagsAtFetch(slot), true);
+  if (tag != Tag::Generic && lead(slot, entry.pc, idx, instance, tag)) decidedAtFetch_++;
+}
+
+void DacMechanism::flushed(int slot) { warps_[static_cast<size_t>(slot)].claimedEnd = 0; }
 
 bool DacMechanism::holdsFetch(int slot) const {
-  // The PC is removed next cycle by beforeFetch (or this cycle, before fetch looks again).
-  return sm_.warps[static_cast<size_t>(slot)].ibuf.skips() < kMaxSkips && skippable(slot);
+  // The PC is removed next cycle by beforeFetch (or this cycle, before fetch looks again); at
+  // the skip bound the warp waits for room rather than fetch what its leader executes.
+  return skippable(slot);
 }
 
-// Beside the fetch scheduler: every warp whose fetch PC is a removable instance gets skips, as
-// many consecutive ones as its I-buffer takes (a PC increment each, no I-cache access).
+// Beside the fetch scheduler: every warp whose fetch PC is a removable instance another warp
+// leads gets skips, as many consecutive ones as its I-buffer takes (a PC increment each, no
+// I-cache access); then the oracle decides the run from where its fetch goes on.
 void DacMechanism::beforeFetch(uint64_t cycle) {
   sm_.now = cycle;
   for (size_t slot = 0; slot < sm_.warps.size(); ++slot) {
@@ -119,6 +203,7 @@ void DacMechanism::beforeFetch(uint64_t cycle) {
       w.fetchPc += 8;
       pushed++;
     }
+    claimAhead(static_cast<int>(slot));
     if (pushed == 0) continue;
     sm_.event();
     sm_.wake(static_cast<int>(slot));
@@ -185,25 +270,24 @@ void DacMechanism::issuing(int slot, const sm::IBufferEntry& e, uint32_t exec) {
   const uint32_t instance = dw.passed[idx];
   const bool whole = eligible(slot);
   // A guard that is uniform writes every thread of the block or none; any other one mixes.
-  const bool uniformGuard = !guarded(in) || dw.tags.preds[in.guard] == Tag::Uniform;
-  const Tag tag = whole && uniformGuard ? resultTag(in, dw.tags) : Tag::Generic;
-  // (A guard that is not uniform makes the block's value mixed even where this warp wrote none.)
+  const Tag tag = predictTag(in, dw.tags, whole);
   if (exec != 0 || tag == Tag::Generic) writeTag(in, tag, dw.tags);
-  Block& blk = *blocks_[static_cast<size_t>(w.block)];
+  if (in.op == isa::Op::BRA) dw.claimedEnd = 0;  // fetch goes on where the branch resolves
+  const Block& blk = *blocks_[static_cast<size_t>(w.block)];
   const auto it = blk.records.find(key(idx, instance));
+  bool leads = false;
   if (it != blk.records.end()) {
-    followerExecs_++;
+    if (it->second.leader != slot) followerExecs_++;
+    else if (it->second.kind == tag) leads = true;
+    else leaderMismatches_++;
   } else if (whole && removableOp(in) && tag != Tag::Generic) {
-    if (blk.records.size() >= kMaxRecords) {
-      recordsFull_++;
-    } else {  // the leader: the block's other warps may skip this instance from now on
-      blk.records.emplace(key(idx, instance), Record{tag, passedBy(w.block, idx, instance)});
-      leaders_++;
-      (tag == Tag::Uniform ? leadUniform_ : leadAffine_)++;
-      for (int o : sm_.blocks[static_cast<size_t>(w.block)].warps)
-        if (o != slot) removeFetched(o, e.pc, idx, instance);
-      sm_.event();
-    }
+    // Not decided at fetch: the block's other warps may skip this instance from now on.
+    leads = lead(slot, e.pc, idx, instance, tag);
+    (leads ? decidedAtIssue_ : recordsFull_)++;
+  }
+  if (leads) {
+    leaders_++;
+    (tag == Tag::Uniform ? leadUniform_ : leadAffine_)++;
   }
   pass(slot, idx, instance);
   if (in.op == isa::Op::BRA && guarded(in) && !dw.offPath && dw.tags.preds[in.guard] != Tag::Uniform) {
