@@ -77,10 +77,16 @@ int cmdMicrobench(const std::vector<std::string>& args) {
   desc.add_options()("config", po::value<std::string>(), "machine configuration instead of configs/pascal.ini")(
       "set", po::value<std::vector<std::string>>()->composing(), "override key=value (before each row's own)")(
       "json", po::value<std::string>(), "write the table as JSON")(
-      "jobs", po::value<int>()->default_value(1), "child processes at once, 1..64");
+      "jobs", po::value<int>()->default_value(1), "child processes at once, 1..64")(
+      "source", po::value<std::string>()->default_value("assembly"),
+      "assembly: the hand-written kernels; cuda: their CUDA twins (nvcc's PTX)");
   po::variables_map vm = parseCommand("microbench", "microbench [options]", desc, {}, args);
   const int jobs = vm["jobs"].as<int>();
   if (jobs < 1 || jobs > 64) throw std::invalid_argument("--jobs " + std::to_string(jobs) + " is outside [1, 64]");
+  const std::string sourceName = vm["source"].as<std::string>();
+  if (sourceName != "assembly" && sourceName != "cuda")
+    throw std::invalid_argument("--source '" + sourceName + "' is neither assembly nor cuda");
+  const microbench::Source source = sourceName == "cuda" ? microbench::Source::Cuda : microbench::Source::Assembly;
   std::vector<std::string> userArgs;
   scenario::Overrides o;
   if (vm.count("config")) {
@@ -91,7 +97,7 @@ int cmdMicrobench(const std::vector<std::string>& args) {
   for (const auto& kv : o.sets) userArgs.insert(userArgs.end(), {"--set", kv});
   // One clear error for a bad configuration or override, instead of one per child.
   {
-    scenario::Scenario s = scenario::loadScenario(scenarioPath(microbench::runs().front()));
+    scenario::Scenario s = scenario::loadScenario(scenarioPath(microbench::runs(source).front()));
     scenario::applyOverrides(s, o);
     std::vector<InputFile> inputs;
     for (const auto& [what, path] : s.inputFiles()) inputs.push_back({what, path});
@@ -100,7 +106,7 @@ int cmdMicrobench(const std::vector<std::string>& args) {
     checkOutputs(outputs, inputs);
   }
 
-  const auto& runs = microbench::runs();
+  const auto& runs = microbench::runs(source);
   const std::string dir = std::filesystem::temp_directory_path().string() + "/simtlm-microbench-" + std::to_string(getpid());
   std::filesystem::create_directories(dir);
   std::vector<RunResult> results(runs.size());
@@ -111,7 +117,8 @@ int cmdMicrobench(const std::vector<std::string>& args) {
   };
   std::cout << "simtlm microbench: " << (o.configFile.empty() ? "configs/pascal.ini" : o.configFile);
   for (const auto& kv : o.sets) std::cout << " --set " << kv;
-  std::cout << "; " << runs.size() << " runs of scenarios/micro/, one child process each" << std::endl;
+  std::cout << "; " << runs.size() << " runs of scenarios/micro/" << (source == microbench::Source::Cuda ? "cuda/" : "")
+            << ", one child process each" << std::endl;
   stopChildrenOnSignal();
   std::vector<std::thread> pool;
   for (int t = 0; t < std::min<int>(jobs, static_cast<int>(runs.size())); ++t) pool.emplace_back(worker);
@@ -120,11 +127,12 @@ int cmdMicrobench(const std::vector<std::string>& args) {
 
   bool ok = true;
   std::string failed;  // the rows outside both their tolerance and their documented range
-  nlohmann::json j = {{"command", "microbench"}, {"config_file", o.configFile}, {"config_set", o.sets}};
+  nlohmann::json j = {{"command", "microbench"}, {"source", sourceName}, {"config_file", o.configFile},
+                      {"config_set", o.sets}};
   j["rows"] = nlohmann::json::array();
   std::printf("  %-34s %-20s %8s %8s %8s %-9s %-6s %s\n", "row", "unit", "simtlm", "target", "config", "tolerance",
               "status", "source of the target");
-  for (const auto& r : microbench::rows()) {
+  for (const auto& r : microbench::rows(source)) {
     const RunResult& rr = results[r.run];
     double v = std::nan("");
     std::string st = "FAIL";
@@ -149,6 +157,7 @@ int cmdMicrobench(const std::vector<std::string>& args) {
                           {"accepted", {r.lo, r.hi}}, {"tolerance", r.tolerance}, {"status", st},
                           {"source", r.source}, {"scenario", runs[r.run].scenario}, {"run_set", runs[r.run].sets}};
     if (r.gap) row["gap_range"] = {r.gapLo, r.gapHi};
+    if (source == microbench::Source::Cuda) row["assembly_twin"] = r.twin.empty() ? nlohmann::json() : nlohmann::json(r.twin);
     j["rows"].push_back(row);
   }
   std::printf("  target: measured on Pascal where published; config: GPGPU-Sim's Pascal configuration value.\n"
