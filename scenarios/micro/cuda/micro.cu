@@ -1,6 +1,6 @@
 // CUDA twins of the latency microbenchmarks of scenarios/micro/kernels/*.s (docs/microbenchmarks.md,
 // "CUDA rows"). One module, one extern "C" kernel per .s file (plus an FMA chain), each taking the
-// .s kernel's parameters in its order, then `cycles`.
+// .s kernel's parameters in its order (a global chase its chain first), then `cycles`.
 //
 // simtlm runs the PTX committed beside this file (scenarios/micro/cuda/*.yaml, `simtlm microbench
 // --source cuda`), compiled with -DSIMTLM:
