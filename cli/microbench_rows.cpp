@@ -18,6 +18,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <stdexcept>
 
 namespace simtlm::cli::microbench {
 namespace {
@@ -189,9 +190,67 @@ std::vector<Row> makeRows() {
   return r;
 }
 
+// The CUDA twin of the assembly row `name`: the same target, configuration value, tolerance and
+// source, measured on CUDA run `run` (by `value`, or by the assembly row's own value function when
+// the CUDA scenario keeps the assembly scenario's launches).
+Row twin(const std::string& name, int run, std::function<double(const Launches&)> value = nullptr) {
+  for (const Row& a : rows(Source::Assembly))
+    if (a.name == name) {
+      Row r = a;
+      r.run = run;
+      if (value) r.value = std::move(value);
+      r.twin = name;
+      return r;
+    }
+  throw std::logic_error("microbench: no assembly row '" + name + "'");
+}
+
+// The CUDA rows (docs/microbenchmarks.md, "CUDA rows"): runs 0-6 of runs(Source::Cuda). A gap
+// range here is a documented difference between nvcc's code and the .s kernel's.
+std::vector<Row> makeCudaRows() {
+  std::vector<Row> r;
+  // A global or constant chase step is an add (the chain's base plus the offset loaded) and the
+  // load, and every fourth step also a move: one ALU latency and a quarter more than the .s step.
+  r.push_back(withGap(twin("L1 hit latency (l1.enabled=true)", 1), 89, 92));
+  r.push_back(withGap(twin("L1 hit latency, ld.global.nc", 5), 89, 92));
+  r.push_back(withGap(twin("constant cache hit latency", 5), 32.5, 35));
+  r.push_back(twin("L2 hit latency", 0));
+  r.push_back(withGap(twin("DRAM latency (row conflict)", 2), 326, 356));
+  const int ways[] = {1, 2, 4, 8, 16, 32};
+  for (size_t i = 0; i < 6; ++i) r.push_back(twin("shared " + std::to_string(ways[i]) + "-way conflict", 3));
+  r.push_back(twin("ALU dependent chain, add.f32", 4, perOp(1, 2, 32 * 32)));
+  {
+    Row f = twin("ALU dependent chain, add.f32", 4, perOp(4, 5, 32 * 32));
+    f.name = "ALU dependent chain, fma.f32";
+    f.twin.clear();  // no assembly kernel
+    // Two distinct register sources through the single-ported collector (as setp + selp).
+    r.push_back(withGap(f, 7.3, 7.7));
+  }
+  r.push_back(twin("ALU dependent chain, add.u32", 4, perOp(10, 11, 8 * 32)));
+  r.push_back(twin("setp + selp dependent pair", 4, perOp(13, 14, 8 * 32)));
+  r.push_back(twin("SFU dependent chain, rcp.f32", 4, perOp(7, 8, 32 * 8)));
+  // nvcc rematerializes the shared word's address (a mov) at the top of every iteration, and the
+  // first atomic waits for it behind the loop counter's chain: about 5 cycles per 16 atomics.
+  r.push_back(withGap(twin("shared atomic, no contention", 6), 17.1, 17.6));
+  for (const char* n : {"shared atomic, 32 on one address", "global atomic, no contention",
+                        "global atomic, 32 on one address"})
+    r.push_back(twin(n, 6));
+  return r;
+}
+
 }  // namespace
 
-const std::vector<Run>& runs() {
+const std::vector<Run>& runs(Source source) {
+  static const std::vector<Run> cuda = {
+      {"cuda/chase_cached.yaml", {}},
+      {"cuda/chase_cached.yaml", {"l1.enabled=true"}},
+      {"cuda/chase_dram.yaml", {}},
+      {"cuda/shared_conflicts.yaml", {}},
+      {"cuda/compute.yaml", {}},
+      {"cuda/chase_readonly.yaml", {}},
+      {"cuda/atomic_latency.yaml", {}},
+  };
+  if (source == Source::Cuda) return cuda;
   static const std::vector<Run> r = {
       {"chase_cached.yaml", {}},
       {"chase_cached.yaml", {"l1.enabled=true"}},
@@ -207,9 +266,11 @@ const std::vector<Run>& runs() {
   return r;
 }
 
-const std::vector<Row>& rows() {
+const std::vector<Row>& rows(Source source) {
   static const std::vector<Row> r = makeRows();
-  return r;
+  if (source == Source::Assembly) return r;
+  static const std::vector<Row> cuda = makeCudaRows();
+  return cuda;
 }
 
 std::string status(const Row& r, double value) {

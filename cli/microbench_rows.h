@@ -33,10 +33,15 @@ struct Row {
   std::string source;                                // short citation (docs: the full one)
   bool gap = false;                                  // a known gap (docs/microbenchmarks.md)
   double gapLo = 0, gapHi = 0;                       // the documented range of a known gap
+  std::string twin;                                  // a CUDA row: its assembly row's name
 };
 
-const std::vector<Run>& runs();
-const std::vector<Row>& rows();
+// Which kernels the rows run: the hand-written assembly of scenarios/micro/kernels/, or the CUDA
+// twins of the latency rows (scenarios/micro/cuda/: nvcc's PTX of micro.cu).
+enum class Source { Assembly, Cuda };
+
+const std::vector<Run>& runs(Source source = Source::Assembly);
+const std::vector<Row>& rows(Source source = Source::Assembly);
 
 // pass: within the tolerance; gap: a known gap, inside its documented range; FAIL otherwise.
 std::string status(const Row& r, double value);
