@@ -25,7 +25,9 @@ uint32_t mix(uint32_t x) {  // an integer hash (lowbias32)
   x ^= x >> 16;
   return x;
 }
-long floorDiv(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+long floorDiv(long a, long b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
 class HeartWall : public Workload {
  public:
@@ -39,20 +41,25 @@ class HeartWall : public Workload {
         threads_(option(o, "threads", 256, 32, 256)),
         update_(option(o, "update", 2, 0, 64)),
         seed_(option(o, "seed", 1, 0, 0xffffffffL)) {
-    rejectUnknown(o, {"width", "height", "frames", "points", "tsize", "ssize", "threads", "update", "seed"},
-                  "heartwall");
-    if (threads_ & (threads_ - 1)) throw std::invalid_argument("heartwall: threads must be a power of two");
+    rejectUnknown(
+        o, {"width", "height", "frames", "points", "tsize", "ssize", "threads", "update", "seed"},
+        "heartwall");
+    if (threads_ & (threads_ - 1))
+      throw std::invalid_argument("heartwall: threads must be a power of two");
     if (std::min(width_, height_) < 2 * margin() + 1)
-      throw std::invalid_argument("heartwall: width and height must be at least 2 (ssize + tsize) + 1");
+      throw std::invalid_argument(
+          "heartwall: width and height must be at least 2 (ssize + tsize) + 1");
   }
   std::string name() const override { return "heartwall"; }
   std::string description() const override {
-    return "heart wall tracking, " + std::to_string(points_) + " points over " + std::to_string(frames_) +
-           " frames of " + std::to_string(width_) + " x " + std::to_string(height_) + ", " +
-           std::to_string(tside()) + "^2 templates, +-" + std::to_string(ssize_) +
-           " search (Rodinia heartwall; CUDA-only)";
+    return "heart wall tracking, " + std::to_string(points_) + " points over " +
+           std::to_string(frames_) + " frames of " + std::to_string(width_) + " x " +
+           std::to_string(height_) + ", " + std::to_string(tside()) + "^2 templates, +-" +
+           std::to_string(ssize_) + " search (Rodinia heartwall; CUDA-only)";
   }
-  std::vector<CudaKernel> cudaKernels() const override { return {{"heartwall.ptx", "heartwall_track"}}; }
+  std::vector<CudaKernel> cudaKernels() const override {
+    return {{"heartwall.ptx", "heartwall_track"}};
+  }
 
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
     const uint32_t pixels = static_cast<uint32_t>(width_ * height_);
@@ -79,14 +86,16 @@ class HeartWall : public Workload {
   }
 
   std::string verify(const isa::GlobalMemory& mem) const override {
-    const long n = tside() * tside(), S = ssize_, T = tsize_, side = 2 * S + 1, wside = tside() + side - 1;
+    const long n = tside() * tside(), S = ssize_, T = tsize_, side = 2 * S + 1,
+               wside = tside() + side - 1;
     const std::vector<uint32_t> fr = frameData();
     std::vector<long> rows, cols;
     for (const auto& [row, col] : initialPoints()) {
       rows.push_back(row);
       cols.push_back(col);
     }
-    std::vector<uint32_t> tmpl(points_ * n, 0), track(frames_ * points_ * 2), score(frames_ * points_);
+    std::vector<uint32_t> tmpl(points_ * n, 0), track(frames_ * points_ * 2),
+        score(frames_ * points_);
     std::vector<int> win(wside * wside), t(n);
     for (long f = 0; f < frames_; ++f)
       for (long pt = 0; pt < points_; ++pt) {
@@ -96,7 +105,8 @@ class HeartWall : public Workload {
             win[i * wside + j] = static_cast<int>(fr[(f * height_ + top + i) * width_ + left + j]);
         int sumT = 0, sqT = 0;
         for (long k = 0; k < n; ++k) {
-          t[k] = f == 0 ? win[(S + k / tside()) * wside + S + k % tside()] : static_cast<int>(tmpl[pt * n + k]);
+          t[k] = f == 0 ? win[(S + k / tside()) * wside + S + k % tside()]
+                        : static_cast<int>(tmpl[pt * n + k]);
           sumT += t[k];
           sqT += t[k] * t[k];
         }
@@ -115,7 +125,8 @@ class HeartWall : public Workload {
           const int varI = nn * sumI2 - sumI * sumI, num = nn * sumTI - sumT * sumI;
           float corr = -2.0f;
           if (varI > 0 && varT > 0)
-            corr = static_cast<float>(num) / std::sqrt(static_cast<float>(varT) * static_cast<float>(varI));
+            corr = static_cast<float>(num) /
+                   std::sqrt(static_cast<float>(varT) * static_cast<float>(varI));
           if (corr > best) {
             best = corr;
             bestPos = p;
@@ -151,10 +162,18 @@ class HeartWall : public Workload {
     l.grid = {static_cast<uint32_t>(points_), 1, 1};
     l.block = {static_cast<uint32_t>(threads_), 1, 1};
     const auto base = [&](const char* b) { return mem.region(b).base; };
-    l.params = {base("frames") + static_cast<uint32_t>(f * width_ * height_ * 4), base("templates"),
-                base("rows"), base("cols"), base("track"), base("score"),
-                static_cast<uint32_t>(width_), static_cast<uint32_t>(height_), static_cast<uint32_t>(tsize_),
-                static_cast<uint32_t>(ssize_), static_cast<uint32_t>(f), static_cast<uint32_t>(update_)};
+    l.params = {base("frames") + static_cast<uint32_t>(f * width_ * height_ * 4),
+                base("templates"),
+                base("rows"),
+                base("cols"),
+                base("track"),
+                base("score"),
+                static_cast<uint32_t>(width_),
+                static_cast<uint32_t>(height_),
+                static_cast<uint32_t>(tsize_),
+                static_cast<uint32_t>(ssize_),
+                static_cast<uint32_t>(f),
+                static_cast<uint32_t>(update_)};
     return l;
   }
   long cx() const { return width_ / 2; }
@@ -166,8 +185,9 @@ class HeartWall : public Workload {
     const long dx = x - cx(), dy = y - cy(), r2 = dx * dx + dy * dy;
     const long ri = radius(false), ro = radius(true);
     const int base = r2 < ri * ri ? 40 : r2 < ro * ro ? 150 : 70;
-    const uint32_t h = mix(static_cast<uint32_t>(seed_) ^ mix(static_cast<uint32_t>(floorDiv(x, 2)) * 73856093u ^
-                                                              static_cast<uint32_t>(floorDiv(y, 2)) * 19349663u));
+    const uint32_t h =
+        mix(static_cast<uint32_t>(seed_) ^ mix(static_cast<uint32_t>(floorDiv(x, 2)) * 73856093u ^
+                                               static_cast<uint32_t>(floorDiv(y, 2)) * 19349663u));
     return base + static_cast<int>(h % 64) - 32;
   }
   // Frame f: the tissue under a radial scale of (256 + 6 k) / 256 about the centre, k rising
@@ -179,7 +199,8 @@ class HeartWall : public Workload {
       const long k = f % 6 <= 3 ? f % 6 : 6 - f % 6, s = 256 + 6 * k;
       for (long y = 0; y < height_; ++y)
         for (long x = 0; x < width_; ++x) {
-          const long tx = cx() + floorDiv((x - cx()) * s, 256), ty = cy() + floorDiv((y - cy()) * s, 256);
+          const long tx = cx() + floorDiv((x - cx()) * s, 256),
+                     ty = cy() + floorDiv((y - cy()) * s, 256);
           const uint32_t h = mix(static_cast<uint32_t>(seed_) * 2654435761u ^
                                  mix(static_cast<uint32_t>((f * height_ + y) * width_ + x)));
           const int v = tissue(tx, ty) + static_cast<int>(h % 16) - 8;
@@ -197,7 +218,8 @@ class HeartWall : public Workload {
     for (long k = 0; k < points_; ++k) {
       const bool out = k >= inner;
       const long m = out ? outer : inner, i = out ? k - inner : k;
-      const double a = 2.0 * pi * (static_cast<double>(i) + (out ? 0.5 : 0.0)) / static_cast<double>(m);
+      const double a =
+          2.0 * pi * (static_cast<double>(i) + (out ? 0.5 : 0.0)) / static_cast<double>(m);
       const long r = std::lround(static_cast<double>(radius(out)) * std::sin(a));
       const long c = std::lround(static_cast<double>(radius(out)) * std::cos(a));
       p.emplace_back(std::clamp(cy() + r, margin(), height_ - 1 - margin()),

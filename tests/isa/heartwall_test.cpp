@@ -11,8 +11,9 @@ using namespace simtlm;
 namespace {
 
 // The small contract scenario's options (tests/cuda_small/heartwall.yaml).
-const workloads::Options kSmall = {{"width", 48}, {"height", 48}, {"frames", 3}, {"points", 4},
-                                   {"tsize", 2},  {"ssize", 3},   {"threads", 64}};
+const workloads::Options kSmall = {
+    {"width", 48}, {"height", 48}, {"frames", 3}, {"points", 4},
+    {"tsize", 2},  {"ssize", 3},   {"threads", 64}};
 
 }  // namespace
 
@@ -21,7 +22,7 @@ TEST(HeartWall, SmallRunMatchesItsReference) {
   isa::GlobalMemory mem;
   const auto c = workloads::runOnInterpreter(*w, mem);
   EXPECT_EQ(w->verify(mem), "");
-  EXPECT_EQ(c.blocks, 3u * 4u);              // a launch per frame, a block per point
+  EXPECT_EQ(c.blocks, 3u * 4u);          // a launch per frame, a block per point
   EXPECT_EQ(c.barriers, 3u * 4u * 15u);  // per block: 1 + (1 + 6) + (1 + 6), log2(64) = 6
   EXPECT_EQ(c.warpInstructions, 15702u);
 }
