@@ -52,6 +52,7 @@ const Entry kWorkloads[] = {
     {"nw", makeNw},
     {"gaussian", makeGaussian},
     {"ray", makeRay},
+    {"heartwall", makeHeartWall},
 };
 
 }  // namespace

@@ -131,5 +131,6 @@ std::unique_ptr<Workload> makeSad(const Options& o);
 std::unique_ptr<Workload> makeNw(const Options& o);
 std::unique_ptr<Workload> makeGaussian(const Options& o);
 std::unique_ptr<Workload> makeRay(const Options& o);
+std::unique_ptr<Workload> makeHeartWall(const Options& o);
 
 }  // namespace simtlm::workloads

@@ -100,7 +100,7 @@ INSTANTIATE_TEST_SUITE_P(Ptx, CudaWorkload,
                                            "floydwarshall", "cp", "convsep", "nlm", "binomial", "pathfinder",
                                            "fwt", "srad", "libor", "scalarprod", "mersenne", "fft", "nqueens", "dxtc",
                                            "bfs", "kmeans", "lps", "median",
-                                           "sad", "nw", "gaussian", "ray"));
+                                           "sad", "nw", "gaussian", "ray", "heartwall"));
 
 // A CUDA-only workload (the UV paper's benchmarks: no hand-written assembly) runs its CUDA
 // kernels when no source is named, and asking for its assembly is one clear error.
