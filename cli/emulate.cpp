@@ -117,6 +117,9 @@ void printEmulateResult(std::ostream& out, const EmulateResult& r, bool perPc) {
   std::snprintf(uv, sizeof uv, "  intra-warp redundant operations (UV Fig. 2): %.1f%% of thread instructions\n",
                 c.threadInstructions ? 100.0 * static_cast<double>(l.uvIntraWarpOps) / static_cast<double>(c.threadInstructions) : 0.0);
   out << uv;
+  std::snprintf(uv, sizeof uv, "  inter-warp redundant operations (UV Fig. 2): %.1f%% of thread instructions\n",
+                c.threadInstructions ? 100.0 * static_cast<double>(l.uvInterWarpOps) / static_cast<double>(c.threadInstructions) : 0.0);
+  out << uv;
   out << speed;
   if (!perPc) return;
   isa::Cfg cfg(r.kernel);

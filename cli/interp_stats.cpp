@@ -34,6 +34,9 @@ void registerInterpreterStats(stats::Registry& r, isa::ExecCounts& c, isa::Limit
           "executions whose every source operand is one scalar across the warp");
     l.add("uv_intra_warp_ops", limit->uvIntraWarpOps, "thread instructions",
           "redundant thread operations counted UV's way (warp size - 1 per warp-redundant non-memory, non-branch instruction)");
+    l.add("uv_inter_warp_ops", limit->uvInterWarpOps, "thread instructions",
+          "redundant thread operations across warps counted UV's way (warp size per warp-redundant non-memory "
+          "instruction whose PC, sources and result another warp of the block executed before)");
     l.add("tb_eliminable", limit->tbEliminable, "warp instructions",
           "TB-redundant executions beyond the first per thread block");
     l.add("grid_eliminable", limit->gridEliminable, "warp instructions",

@@ -74,6 +74,29 @@ void LimitStudy::onBlockStart(uint32_t, uint32_t numWarps) {
   visits_.assign(static_cast<size_t>(numWarps) * codeSize_, 0);
   tb_.clear();
   tbArena_.clear();
+  reuse_.clear();
+}
+
+size_t LimitStudy::ReuseHash::operator()(const Reuse& r) const {
+  uint64_t h = r.idx * 0x9E3779B97F4A7C15ull ^ r.n;
+  for (uint32_t i = 0; i < r.n; ++i) h = (h ^ r.v[i]) * 0x100000001B3ull;
+  return static_cast<size_t>(h ^ h >> 29);
+}
+
+// Per thread block (our choice: UV does not say over which warps its profile looked; an SM's
+// IRB sees the warps of its resident blocks, which share their ctaid-derived values only within
+// a block). Warps of a block are at most 64 here (the interpreter's blocks hold up to 2048
+// threads of warps of 32 or more lanes).
+void LimitStudy::countInterWarp(const WarpStep& s, size_t idx) {
+  if (s.numSrcs > 4 || s.warp >= 64) return;
+  Reuse key;
+  key.idx = static_cast<uint32_t>(idx);
+  for (int i = 0; i < s.numSrcs; ++i) key.v[key.n++] = s.src[i][0];
+  if (s.result) key.v[key.n++] = s.result[0];
+  uint64_t& warps = reuse_[key];
+  const uint64_t me = uint64_t{1} << s.warp;
+  if (warps & ~me) r_.uvInterWarpOps += static_cast<uint64_t>(s.lanes);
+  warps |= me;
 }
 
 void LimitStudy::record(GroupMap& groups, std::vector<uint32_t>& arena, uint64_t key, Structure st) {
@@ -135,7 +158,11 @@ void LimitStudy::onWarpStep(const WarpStep& s) {
   if (warpUniform) {
     r_.warpRedundant++;
     pc.warpRedundant++;
-    if (!isMemory(info(s.instr->op).format)) r_.uvIntraWarpOps += static_cast<uint64_t>(s.lanes) - 1;
+    const bool uniformResult = !s.result || st == Structure::Uniform;
+    if (!isMemory(info(s.instr->op).format)) {
+      r_.uvIntraWarpOps += static_cast<uint64_t>(s.lanes) - 1;
+      if (uniformResult) countInterWarp(s, idx);
+    }
   }
   uint64_t key = static_cast<uint64_t>(idx) << 32 | k;
   record(tb_, tbArena_, key, st);

@@ -14,6 +14,7 @@
 //    lanes: uniform (one scalar), affine (base + lane * stride) or unstructured (Fig. 3).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -41,6 +42,10 @@ struct LimitStudyResult {
   // instruction nor a branch, holds warp size - 1 redundant operations; the fraction's
   // denominator is all executed thread instructions (interp.thread_instructions).
   uint64_t uvIntraWarpOps = 0;
+  // UV's inter-warp count (Fig. 2, "inter-warp only"): such an instruction whose PC, scalar
+  // sources and scalar result another warp of its thread block had already executed (an ideal
+  // instruction reuse buffer would hit) holds warp size redundant operations.
+  uint64_t uvInterWarpOps = 0;
   std::array<uint64_t, 3> tbByStructure{};
   std::vector<PcRedundancy> perPc;  // the first launched kernel's, by instruction index
 
@@ -70,6 +75,16 @@ class LimitStudy : public ExecObserver {
   using GroupMap = std::unordered_map<uint64_t, Group>;
 
   void record(GroupMap& groups, std::vector<uint32_t>& arena, uint64_t key, Structure st);
+  // UV's inter-warp reuse: the block's uniform instructions by PC, scalar sources and result.
+  struct Reuse {
+    uint32_t idx = 0, n = 0;
+    std::array<uint32_t, 5> v{};
+    bool operator==(const Reuse& o) const { return idx == o.idx && n == o.n && v == o.v; }
+  };
+  struct ReuseHash {
+    size_t operator()(const Reuse& r) const;
+  };
+  void countInterWarp(const WarpStep& s, size_t idx);
 
   LimitStudyResult r_;
   bool launched_ = false;
@@ -80,6 +95,7 @@ class LimitStudy : public ExecObserver {
   size_t codeSize_ = 0;
   std::vector<uint32_t> visits_;  // per (warp, pc) execution count in the current block
   GroupMap tb_, grid_;
+  std::unordered_map<Reuse, uint64_t, ReuseHash> reuse_;  // which warps of the block executed it
   std::vector<uint32_t> tbArena_, gridArena_, sig_;
 };
 

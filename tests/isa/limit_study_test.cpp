@@ -72,6 +72,9 @@ TEST(LimitStudy, VecAddExactCounts) {
   // UV's count (Fig. 2): the four parameter loads are memory instructions and do not count;
   // %ntid.x and %ctaid.x give 31 redundant operations each per warp.
   EXPECT_EQ(r.limit.uvIntraWarpOps, 32u * 2u * 31u);
+  // Inter-warp (UV Fig. 2): in each block, the 7 warps after the first find %ntid.x and
+  // %ctaid.x already executed with the same value: 32 operations each.
+  EXPECT_EQ(r.limit.uvInterWarpOps, 4u * 7u * 2u * 32u);
 }
 
 TEST(LimitStudy, PartialAndDivergedWarpsAreNotRedundant) {
