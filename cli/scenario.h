@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "cli/yaml_reader.h"
 #include "isa/kernel.h"
 #include "isa/launch.h"
 #include "model/common/config.h"
+#include "model/common/yaml_reader.h"
 #include "workloads/workload.h"
 
 namespace simtlm::scenario {

@@ -12,8 +12,8 @@
 #include "cli/energy_options.h"
 #include "cli/scenario.h"
 #include "cli/scenario_parse.h"
-#include "cli/yaml_reader.h"
 #include "isa/diagnostics.h"
+#include "model/common/yaml_reader.h"
 #include "workloads/data_dir.h"
 
 namespace simtlm::cli {

@@ -1,4 +1,4 @@
-// libFuzzer target: energy tables (model/energy/table, through cli/yaml_reader).
+// libFuzzer target: energy tables (model/energy/table, through model/common/yaml_reader).
 #include <cstddef>
 #include <cstdint>
 #include <string>

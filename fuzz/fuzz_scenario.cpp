@@ -1,4 +1,4 @@
-// libFuzzer target: scenario YAML (cli/yaml_reader, cli/scenario*), loaded as `simtlm run` and
+// libFuzzer target: scenario YAML (model/common/yaml_reader, cli/scenario*), loaded as `simtlm run` and
 // `emulate` load it, with relative paths anchored in scenarios/ so that the seeds' kernels,
 // configurations and word files are found. Loading assembles kernels, builds workload inputs
 // and resolves the configuration; it runs nothing.

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cli/yaml_reader.h"
 #include "isa/diagnostics.h"
+#include "model/common/yaml_reader.h"
 #include "model/energy/catalogue.h"
 
 namespace simtlm::energy {

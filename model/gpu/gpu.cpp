@@ -9,6 +9,7 @@
 #include "isa/cfg.h"
 #include "isa/diagnostics.h"
 #include "model/common/log.h"
+#include "model/mechanisms/registry.h"
 
 namespace simtlm::gpu {
 
@@ -112,6 +113,7 @@ void Gpu::build() {
       parts.answerResults.push_back(sm->answerResults());
     }
   parts.schedulers = schedulerFactory_;
+  parts.mechanism = mechanisms::factoryFor(cfg_);  // the GPU picks the SMs' mechanism, not the SMs
   engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_, parts);
   engine_->alternateSmOrder(true);  // the memory gate holds the SMs' requests
   engine_->watchMemory(&gate_);

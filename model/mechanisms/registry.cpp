@@ -355,4 +355,12 @@ std::unique_ptr<sm::SmMechanism> attach(const config::GpuConfig& cfg, sm::SmCont
   return std::make_unique<CompositeMechanism>(std::move(parts));
 }
 
+sm::MechanismFactory factoryFor(const config::GpuConfig& cfg) {
+  sm::MechanismFactory f;
+  f.resources = resourcesFor(cfg);
+  if (!attachedBy(cfg).empty())
+    f.attach = [](sm::SmContext& sm, stats::Registry& stats) { return attach(sm.cfg, sm, stats); };
+  return f;
+}
+
 }  // namespace simtlm::mechanisms

@@ -1,6 +1,7 @@
 // The mechanisms the timing model knows, by configuration name (docs/mechanisms.md): what each
 // reserves in the SM before it is built, which groups of hooks it uses (and which of them it
-// needs alone), and how it attaches to an SM. The SM asks here and never names a mechanism itself.
+// needs alone), and how it attaches to an SM. Whoever builds the SMs asks here (factoryFor) and
+// hands the answer in; the SM never names or looks up a mechanism itself.
 #pragma once
 
 #include <functional>
@@ -84,5 +85,8 @@ sm::MechanismResources resourcesFor(const config::GpuConfig& cfg);
 // The configured mechanism attached to one SM (a CompositeMechanism for a composition), or null
 // for baseline. Its statistics are registered in `stats` under the SM's prefix.
 std::unique_ptr<sm::SmMechanism> attach(const config::GpuConfig& cfg, sm::SmContext& sm, stats::Registry& stats);
+// Both, for whoever builds the SMs (sm::GridEngine::Parts::mechanism): resourcesFor(cfg), and
+// attach with the SM's own configuration (none for baseline). Throws as resourcesFor.
+sm::MechanismFactory factoryFor(const config::GpuConfig& cfg);
 
 }  // namespace simtlm::mechanisms

@@ -1,7 +1,5 @@
 #include "model/sm/grid_engine.h"
 
-#include "model/mechanisms/registry.h"
-
 #include <stdexcept>
 
 #include "model/common/log.h"
@@ -15,7 +13,13 @@ static_assert(GridEngine::kUnits == 2 + SmCore::kSteps);
 
 GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
                        const std::vector<mem::Downstream*>& code, stats::Registry& stats, const Parts& parts)
-    : cfg_(cfg), ports_(ports) {
+    : cfg_(cfg), ports_(ports), mechanismRegs_(parts.mechanism.resources.regsName) {
+  // The SMs cannot look the configured mechanism up themselves: running one without it would
+  // silently be the baseline.
+  const bool named = cfg.mechanism != config::Mechanism::Baseline || !cfg.composition.empty();
+  if (named && !parts.mechanism.attach)
+    throw std::invalid_argument("GridEngine: the configuration names a mechanism, but none was "
+                                "given to attach (Parts::mechanism, mechanisms::factoryFor)");
   const std::vector<AnswerChannel>& answers = parts.answers;
   if (code.size() != ports_.size() || (!answers.empty() && answers.size() != ports_.size()))
     throw std::invalid_argument("GridEngine: one instruction memory (and answer channel, if any) per SM is needed");
@@ -39,7 +43,7 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
     const SmCore::Channels channels{channel.in, results(parts.executeResults, "execute_results"),
                                     results(parts.answerResults, "answer_results"), updates_.back().get()};
     sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], channels, *icaches_[i], stats,
-                                            parts.schedulers));
+                                            parts.mechanism, parts.schedulers));
     sms_.back()->onBlockDone = [this, i](uint32_t block) {
       blocksLeft_--;
       logBlock(i, block, "retired");
@@ -245,7 +249,7 @@ std::string GridEngine::shortfall() const {
   if (shared > static_cast<uint64_t>(cfg_.shared.size))
     return "shared memory: " + n(shared) + " bytes needed (" + n(k.sharedBytes) + " rounded up to whole bank rows of " +
            n(row) + "), " + n(cfg_.shared.size) + " on an SM (shared.size)";
-  const std::string own = mechanisms::resourcesFor(cfg_).regsName;
+  const std::string& own = mechanismRegs_;
   return "registers: " + n(regs) + " needed (" + n(warps) + " warps x " + n(W) + " threads x " + n(k.numRegs) + ")" +
          (own.empty() ? "" : " with the mechanism's own (" + own + ")") + " in contiguous ranges of the register "
          "file's banks, " + n(cfg_.sm.num_registers) + " on an SM (sm.num_registers, regfile.banks)";

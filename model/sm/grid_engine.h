@@ -46,7 +46,9 @@ class GridEngine {
   //   executeResults[i], answerResults[i]
   //                SM i's channels of results to write-back (pending_result.h), at least
   //                kMaxResultsPerStep deep; empty: pipeline registers of the engine's;
-  //   schedulers   the SMs' issue schedulers (warp_scheduler.h); empty: issue.policy's.
+  //   schedulers   the SMs' issue schedulers (warp_scheduler.h); empty: issue.policy's;
+  //   mechanism    the mechanism every SM runs (sm_mechanism.h), which the caller looks up for
+  //                the configuration (mechanisms::factoryFor); required when `cfg` names one.
   struct AnswerChannel {
     sc_core::sc_fifo_in_if<GlobalResponse>* in;
     sc_core::sc_fifo_out_if<GlobalResponse>* out;
@@ -55,6 +57,7 @@ class GridEngine {
     std::vector<AnswerChannel> answers;
     std::vector<ResultChannel> executeResults, answerResults;
     SchedulerFactory schedulers;
+    MechanismFactory mechanism;
   };
   GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
              const std::vector<mem::Downstream*>& code, stats::Registry& stats, const Parts& parts = {});
@@ -115,6 +118,7 @@ class GridEngine {
   std::vector<std::unique_ptr<PipelineRegister<GlobalResponse>>> answerRegs_;  // when not given
   std::vector<std::unique_ptr<PipelineRegister<PendingResult>>> resultRegs_;    // when not given
   std::vector<std::unique_ptr<SmCore>> sms_;
+  std::string mechanismRegs_;  // its registers in the banks (MechanismResources::regsName)
   KernelImage image_;
   State state_ = State::Idle;
   uint64_t cycle_ = 0, startCycle_ = 0, lastProgress_ = 0, nextBlock_ = 0, totalBlocks_ = 0, blocksLeft_ = 0;

@@ -85,6 +85,14 @@ void IdealCodeMemory::tick(uint64_t cycle) {
 GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
                    const isa::LaunchConfig& launch, isa::GlobalMemory& memory,
                    stats::Registry& stats, int memoryLatency, int codeLatency) {
+  return runGrid(cfg, MechanismFactory{}, kernel, launch, memory, stats, memoryLatency,
+                 codeLatency);
+}
+
+GridResult runGrid(const config::GpuConfig& cfg, const MechanismFactory& mechanism,
+                   const isa::Kernel& kernel, const isa::LaunchConfig& launch,
+                   isa::GlobalMemory& memory, stats::Registry& stats, int memoryLatency,
+                   int codeLatency) {
   launch.validate(kernel);
   isa::checkKernel(kernel);
   KernelImage image;
@@ -105,7 +113,9 @@ GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
     codeMems.push_back(std::make_unique<IdealCodeMemory>(kernel.code, image.codeBase, codeLatency));
     code.push_back(codeMems.back().get());
   }
-  GridEngine engine(cfg, raw, code, stats);
+  GridEngine::Parts parts;
+  parts.mechanism = mechanism;
+  GridEngine engine(cfg, raw, code, stats, parts);
   GridResult r;
   r.error = engine.start(image);
   if (!r.error.empty()) return r;

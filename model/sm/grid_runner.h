@@ -76,7 +76,13 @@ struct GridResult {
 
 // Global accesses go to an IdealGlobalMemory of `memoryLatency` cycles per SM; the I-caches
 // fill lines from an IdealCodeMemory of `codeLatency` cycles per SM (the code at address 0;
-// 0 for tests of the back end: each miss then costs one cycle more than a hit).
+// 0 for tests of the back end: each miss then costs one cycle more than a hit). The SMs run
+// `mechanism`, which the caller looks up for `cfg` (mechanisms::factoryFor(cfg)).
+GridResult runGrid(const config::GpuConfig& cfg, const MechanismFactory& mechanism,
+                   const isa::Kernel& kernel, const isa::LaunchConfig& launch,
+                   isa::GlobalMemory& memory, stats::Registry& stats, int memoryLatency = 100,
+                   int codeLatency = 100);
+// The same without a mechanism (a configuration that names one is refused: GridEngine).
 GridResult runGrid(const config::GpuConfig& cfg, const isa::Kernel& kernel,
                    const isa::LaunchConfig& launch, isa::GlobalMemory& memory,
                    stats::Registry& stats, int memoryLatency = 100, int codeLatency = 100);

@@ -11,7 +11,6 @@
 #include "isa/disassembler.h"
 #include "isa/semantics.h"
 #include "model/common/log.h"
-#include "model/mechanisms/registry.h"
 #include "model/regfile/operands.h"
 
 namespace simtlm::sm {
@@ -29,11 +28,12 @@ spdlog::logger& unitLog(int sm, const char* unit) { return log::get("gpu.sm" + s
 }  // namespace
 
 SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, const Channels& channels,
-               frontend::ICache& icache, stats::Registry& stats, const SchedulerFactory& schedulers)
+               frontend::ICache& icache, stats::Registry& stats, const MechanismFactory& mechanism,
+               const SchedulerFactory& schedulers)
     : id_(id), cfg_(cfg), mem_(memory), answers_(*channels.ldstAnswers), executeResults_(channels.executeResults),
       answerResults_(channels.answerResults), updates_(*channels.updates), icache_(icache), warps_(static_cast<size_t>(cfg.sm.num_warps)),
       blocks_(static_cast<size_t>(cfg.sm.max_blocks)), scoreboard_(cfg.sm.num_warps),
-      ops_(cfg, mechanisms::resourcesFor(cfg)), warpAge_(static_cast<size_t>(cfg.sm.num_warps), 0),
+      ops_(cfg, mechanism.resources), warpAge_(static_cast<size_t>(cfg.sm.num_warps), 0),
       issueLog_(unitLog(id, "issue")), fetchLog_(unitLog(id, "fetch")), executeLog_(unitLog(id, "execute")),
       writebackLog_(unitLog(id, "writeback")), answersLog_(unitLog(id, "answers")),
       ctx_{id, cfg, image_, warps_, blocks_, ops_, scoreboard_, shared_, opEvents_, fetched_, 0,
@@ -116,7 +116,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
   stats.add(p + "regfile.write_lane_groups", writeLaneGroups_, "accesses",
             "vector register writes of dispatched instructions, per lane group with an active lane");
   ops_.registerStats(stats, "sm" + std::to_string(id));
-  mech_ = mechanisms::attach(cfg, ctx_, stats);
+  if (mechanism.attach) mech_ = mechanism.attach(ctx_, stats);
   ops_.setMechanism(mech_.get());
   coupled_ = mech_ && mech_->couplesWarps();
   recheck_ = 1u << static_cast<int>(Stall::None) | 1u << static_cast<int>(Stall::Structural) |

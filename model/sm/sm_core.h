@@ -16,7 +16,7 @@
 // at launch); global memory is reached through the GlobalMemoryPort interface (ideal in
 // runGrid; coalescer, L1 and TLM port in the GPU top); shared memory is the SM's
 // mem::SharedMemory unit (banks, conflicts; sm_memory.cpp). A mechanism attaches through the
-// hooks of sm_mechanism.h (model/mechanisms/registry.h picks it from the configuration).
+// hooks of sm_mechanism.h; whoever builds the SM picks it (MechanismFactory).
 #pragma once
 
 #include <array>
@@ -68,9 +68,11 @@ class SmCore {
     ResultChannel executeResults, answerResults;
     UpdateList* updates;
   };
-  // `schedulers`, when set, builds the issue schedulers in place of issue.policy's.
+  // `mechanism` is the mechanism the SM runs (sm_mechanism.h; empty: none). `schedulers`, when
+  // set, builds the issue schedulers in place of issue.policy's.
   SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, const Channels& channels,
-         frontend::ICache& icache, stats::Registry& stats, const SchedulerFactory& schedulers = {});
+         frontend::ICache& icache, stats::Registry& stats, const MechanismFactory& mechanism = {},
+         const SchedulerFactory& schedulers = {});
   ~SmCore();
 
   // `cycle`: the engine's cycle the grid starts in (log messages count from it).

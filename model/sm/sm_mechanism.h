@@ -186,4 +186,13 @@ class SmMechanism {
   virtual bool couplesWarps() const { return false; }
 };
 
+// The mechanism an SM runs, as the layer that builds the SMs hands it in (model/gpu, or a
+// test's runGrid, from the configuration: model/mechanisms/registry.h, mechanisms::factoryFor).
+// The SM never looks a mechanism up: it reserves `resources` when it is built and calls `attach`
+// once (its statistics registered under the SM's prefix). No `attach`: no mechanism (baseline).
+struct MechanismFactory {
+  MechanismResources resources;
+  std::function<std::unique_ptr<SmMechanism>(SmContext& sm, stats::Registry& stats)> attach;
+};
+
 }  // namespace simtlm::sm

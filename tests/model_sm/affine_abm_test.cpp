@@ -7,6 +7,7 @@
 
 #include "isa/assembler.h"
 #include "isa/interpreter.h"
+#include "model/mechanisms/registry.h"
 #include "model/sm/grid_runner.h"
 #include "tests/model_sm/affine_abm_kernels.h"
 #include "tests/model_sm/affine_support.h"
@@ -29,7 +30,7 @@ void run(const std::string& source, config::Mechanism m, test::KernelRun& out) {
     g->setWords("in", test::abmInput());
   }
   isa::Interpreter(k, golden).run(l);
-  out.result = sm::runGrid(c, k, l, timed, out.reg, 100, 0);
+  out.result = sm::runGrid(c, mechanisms::factoryFor(c), k, l, timed, out.reg, 100, 0);
   out.equal = golden == timed;
 }
 

@@ -180,7 +180,7 @@ TEST(BowOnSm, DarsieComposedWithBowRunsMatmulAndFig3) {
       const auto l2 = w->setup(timed);
       const uint64_t interp = isa::Interpreter(k, golden).run(l1).warpInstructions;
       stats::Registry reg;
-      const auto r = sm::runGrid(cfg, k, l2, timed, reg);
+      const auto r = sm::runGrid(cfg, mechanisms::factoryFor(cfg), k, l2, timed, reg);
       ASSERT_EQ(r.error, "");
       EXPECT_TRUE(golden == timed);
       EXPECT_EQ(w->verify(timed), "");

@@ -6,6 +6,7 @@
 #include "isa/assembler.h"
 #include "isa/darsie_analysis.h"
 #include "isa/interpreter.h"
+#include "model/mechanisms/registry.h"
 #include "model/sm/grid_runner.h"
 
 using namespace simtlm;
@@ -47,7 +48,7 @@ void run(BankRun& r, bool conflicts) {
   isa::LaunchConfig l;
   l.block = {32, 2, 1};
   l.params = {out};
-  auto g = sm::runGrid(c, k, l, r.mem, r.reg, 10, 0);
+  auto g = sm::runGrid(c, mechanisms::factoryFor(c), k, l, r.mem, r.reg, 10, 0);
   ASSERT_EQ(g.error, "");
   r.cycles = g.cycles;
   for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(r.mem.read32(out + 4 * t), (t % 32) * (t % 32)) << t;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "isa/assembler.h"
+#include "model/mechanisms/registry.h"
 #include "model/sm/grid_runner.h"
 #include "workloads/workload.h"
 
@@ -36,7 +37,7 @@ Outcome runBoth(const std::string& name, const workloads::Options& o, const conf
   auto l2 = w->setup(timed);
   auto counts = isa::Interpreter(k, golden).run(l1);
   stats::Registry reg;
-  auto r = sm::runGrid(cfg, k, l2, timed, reg);
+  auto r = sm::runGrid(cfg, mechanisms::factoryFor(cfg), k, l2, timed, reg);
   Outcome out;
   out.error = r.error;
   out.verify = w->verify(timed);

@@ -12,6 +12,7 @@
 #include "isa/cfg.h"
 #include "isa/darsie_analysis.h"
 #include "isa/interpreter.h"
+#include "model/mechanisms/registry.h"
 #include "model/sm/grid_runner.h"
 
 using namespace simtlm;
@@ -64,7 +65,7 @@ Outcome runBoth(const std::string& src, const Launch& l, config::GpuConfig cfg) 
   out.interp = isa::Interpreter(k, golden).run(lg).warpInstructions;
   cfg.gpu.warp_size = static_cast<int>(l.warpSize);
   stats::Registry reg;
-  out.error = sm::runGrid(cfg, k, lt, timed, reg).error;
+  out.error = sm::runGrid(cfg, mechanisms::factoryFor(cfg), k, lt, timed, reg).error;
   out.equal = golden == timed;
   out.stats = reg.toJson();
   out.issued = out.stat("issue.warp_instructions", cfg.gpu.num_sms);

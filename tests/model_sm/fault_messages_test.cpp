@@ -6,6 +6,7 @@
 #include "isa/assembler.h"
 #include "isa/diagnostics.h"
 #include "isa/interpreter.h"
+#include "model/mechanisms/registry.h"
 #include "model/sm/grid_runner.h"
 
 using namespace simtlm;
@@ -34,7 +35,7 @@ void expectSameFault(const std::string& source, const isa::LaunchConfig& l, cons
   config::GpuConfig cfg;
   cfg.gpu.num_sms = 1;
   stats::Registry reg;
-  const sm::GridResult r = sm::runGrid(cfg, k, lt, mem, reg);
+  const sm::GridResult r = sm::runGrid(cfg, mechanisms::factoryFor(cfg), k, lt, mem, reg);
   EXPECT_EQ(r.error.rfind(interp, 0), 0u) << "timing model: " << r.error << "\ninterpreter:  " << interp;
   EXPECT_EQ(r.error.substr(std::min(r.error.size(), interp.size())), " on SM 0");
   EXPECT_LT(r.cycles, 2000u);  // caught where it happens, not by the watchdog

@@ -11,6 +11,7 @@
 #include "isa/cfg.h"
 #include "isa/darsie_analysis.h"
 #include "isa/interpreter.h"
+#include "model/mechanisms/registry.h"
 #include "model/sm/grid_runner.h"
 
 namespace simtlm::test {
@@ -32,7 +33,7 @@ inline void runAgainstInterpreter(const std::string& source, const config::GpuCo
   l.params = {golden.allocate("out", bytes)};
   timed.allocate("out", bytes);
   isa::Interpreter(k, golden).run(l);
-  out.result = sm::runGrid(cfg, k, l, timed, out.reg, 100, 0);
+  out.result = sm::runGrid(cfg, mechanisms::factoryFor(cfg), k, l, timed, out.reg, 100, 0);
   out.equal = golden == timed;
 }
 

@@ -279,7 +279,7 @@ Outcome runMatmul(const std::string& name) {
   out.interp = isa::Interpreter(k, golden).run(l1).warpInstructions;
   gExitedCounts.clear();
   stats::Registry reg;
-  const auto r = sm::runGrid(cfg, k, l2, timed, reg);
+  const auto r = sm::runGrid(cfg, mechanisms::factoryFor(cfg), k, l2, timed, reg);
   EXPECT_EQ(r.error, "");
   EXPECT_TRUE(golden == timed) << name << ": memory differs from the interpreter's";
   out.cycles = r.cycles;

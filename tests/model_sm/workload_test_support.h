@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/mechanisms/registry.h"
 #include "model/sm/grid_runner.h"
 #include "workloads/workload.h"
 
@@ -29,7 +30,8 @@ inline TimedRun runAgainstInterpreter(const workloads::Workload& w, config::Mech
   TimedRun out;
   for (const auto& step : w.launches(timed)) {
     stats::Registry reg;  // runGrid registers its units' statistics afresh
-    auto r = sm::runGrid(cfg, kernels.at(step.kernel), step.launch, timed, reg);
+    auto r = sm::runGrid(cfg, mechanisms::factoryFor(cfg), kernels.at(step.kernel), step.launch,
+                         timed, reg);
     out.cycles += r.cycles;
     for (int i = 0; i < sms; ++i)
       out.skipped += static_cast<uint64_t>(reg.value("sm" + std::to_string(i) + ".darsie.skipped").value_or(0));

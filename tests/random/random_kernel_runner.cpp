@@ -134,7 +134,7 @@ Check runTimed(const GeneratedKernel& g, const isa::Kernel& k, const Golden& gol
   Check out;
   sm::GridResult r;
   try {
-    r = sm::runGrid(cfg, k, launch, timed, reg);
+    r = sm::runGrid(cfg, mechanisms::factoryFor(cfg), k, launch, timed, reg);
   } catch (const std::exception& e) {
     r.error = std::string("exception: ") + e.what();
   }

@@ -1,4 +1,4 @@
-#include "cli/yaml_reader.h"
+#include "model/common/yaml_reader.h"
 
 #include <algorithm>
 #include <cctype>
