@@ -4,38 +4,17 @@
 // uniform predicate it leaves is counted as resolved once for the warp.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "tests/model_sm/affine_support.h"
 
 using namespace simtlm;
 
 namespace {
 
-// See scenarios/affine_03_affine_branch.yaml for the derivation of the counts.
-const char* kAffineBranch = R"(.kernel affine_branch
-.regs 8
-.param OUT
-  ld.param.b32 r5, [OUT]
-  s2r r0, %tid.x
-  shl.b32 r4, r0, 2
-  add.u32 r5, r5, r4
-  mov.b32 r1, 0
-  setp.lt.u32 p0, r0, 64
-  @p0 bra A
-  mov.b32 r1, 1000
-A:
-  add.u32 r1, r1, 1
-  setp.ge.u32 p1, r0, 16
-  @p1 bra B
-  add.u32 r1, r1, 10
-B:
-  mov.b32 r2, 7
-  setp.eq.b32 p2, r2, 7
-  @!p2 bra C
-  add.u32 r1, r1, 100
-C:
-  st.global.b32 [r5], r1
-  exit
-)";
+// scenarios/kernels/affine_branch.s, the kernel of scenarios/affine_03_affine_branch.yaml, which
+// derives the counts.
+std::string affineBranch() { return test::scenarioKernel("affine_branch.s"); }
 
 // Sequences that straddle the compared value or wrap take the normal path. r3 = tid - 16: in warp 0
 // (-16..15 signed) it straddles 0, and unsigned (0xfffffff0..0xffffffff, 0..15) it wraps, although
@@ -60,7 +39,9 @@ const char* kSignedCompares = R"(.kernel straddle_and_wrap
   exit
 )";
 
-void run(const char* source, config::Mechanism m, test::KernelRun& out) { test::runAffine(source, m, out, 64, 8); }
+void run(const std::string& source, config::Mechanism m, test::KernelRun& out) {
+  test::runAffine(source, m, out, 64, 8);
+}
 
 constexpr auto aff = test::affineStat;
 
@@ -68,8 +49,8 @@ constexpr auto aff = test::affineStat;
 
 TEST(AffineAb, CompareOnEachSideOfTheSequenceAndAUniformCompareResolveOnce) {
   test::KernelRun base, ab;
-  run(kAffineBranch, config::Mechanism::Baseline, base);
-  run(kAffineBranch, config::Mechanism::AffineAb, ab);
+  run(affineBranch(), config::Mechanism::Baseline, base);
+  run(affineBranch(), config::Mechanism::AffineAb, ab);
   ASSERT_TRUE(base.equal);
   EXPECT_TRUE(ab.equal);
   EXPECT_EQ(aff(ab, "compares"), 5);
@@ -92,7 +73,7 @@ TEST(AffineAb, WrappingOrStraddlingSequencesTakeTheNormalPath) {
 
 TEST(AffineAb, AffineAHasNoBranchStatistics) {
   test::KernelRun a;
-  run(kAffineBranch, config::Mechanism::AffineA, a);
+  run(affineBranch(), config::Mechanism::AffineA, a);
   EXPECT_TRUE(a.equal);
   EXPECT_EQ(aff(a, "compares"), -1);
 }

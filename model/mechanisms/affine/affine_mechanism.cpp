@@ -176,7 +176,7 @@ uint64_t AffineMechanism::expansionCycles(int slot) const {
 std::optional<AffineValue> AffineMechanism::specialValue(int slot, const isa::Instr& in) {
   isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
   const int W = ctx.lanes();
-  uint32_t* row = rows_[3].data();
+  uint32_t* row = rows_.scratch();
   const bool wasMapped = ctx.isMapped(in.d);
   uint32_t* before = ctx.reg(in.d);
   ctx.mapReg(in.d, row);
@@ -210,7 +210,7 @@ std::optional<AffineValue> AffineMechanism::affineResult(int slot, const isa::In
 void AffineMechanism::planExecute(int slot, const isa::Instr& in, uint32_t /*pc*/, sm::ExecutePlan& plan) {
   isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
   kind_ = Kind::None;
-  mapped_.clear();
+  rows_.reset();
   lanes_ = plan.exec;
   address_.reset();
   const uint32_t full = isa::fullLaneMask(ctx.lanes());
@@ -329,11 +329,9 @@ int AffineMechanism::expandSources(int slot, uint64_t held) {
   int n = 0;
   for (uint64_t bits = held; bits; bits &= bits - 1) {
     const auto r = static_cast<uint8_t>(__builtin_ctzll(bits));
-    auto& row = rows_[mapped_.size()];
+    uint32_t* row = rows_.mapSource(ctx, r);
     const AffineValue v = asrf_.read(slot, r);
-    for (int i = 0; i < ctx.lanes(); ++i) row[static_cast<size_t>(i)] = v.lane(i);
-    ctx.mapReg(r, row.data());
-    mapped_.push_back(r);
+    for (int i = 0; i < ctx.lanes(); ++i) row[i] = v.lane(i);
     n++;
   }
   expandedOperands_ += static_cast<uint64_t>(n);
@@ -342,20 +340,7 @@ int AffineMechanism::expandSources(int slot, uint64_t held) {
 
 // The destination written onto a scratch row (unless a source row of it is mapped already).
 void AffineMechanism::mapScratch(int slot, uint8_t r) {
-  isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
-  if (std::find(mapped_.begin(), mapped_.end(), r) != mapped_.end()) return;
-  ctx.mapReg(r, rows_[3].data());
-  mapped_.push_back(r);
-}
-
-void AffineMechanism::unmapAll(int slot, bool copyDest, uint8_t d) {
-  isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
-  for (uint8_t r : mapped_) {
-    // A vector result written at execute onto its own source row belongs in the register.
-    if (copyDest && r == d) std::copy(ctx.reg(r), ctx.reg(r) + ctx.lanes(), ctx.privateReg(r));
-    ctx.unmapReg(r);
-  }
-  mapped_.clear();
+  rows_.mapDestination(*sm_.warps[static_cast<size_t>(slot)].ctx, r);
 }
 
 void AffineMechanism::afterExecute(int slot, const isa::Instr& in) {
@@ -371,7 +356,7 @@ void AffineMechanism::afterExecute(int slot, const isa::Instr& in) {
                    result_.base, result_.stride);
       break;
     case Kind::Expanded: {
-      unmapAll(slot, false, 0);
+      rows_.unmapAll(ctx, std::nullopt);
       uint32_t* reg = ctx.privateReg(*d);
       for (int i = 0; i < ctx.lanes(); ++i)
         if (lanes_ >> i & 1u) reg[i] = result_.lane(i);
@@ -379,14 +364,15 @@ void AffineMechanism::afterExecute(int slot, const isa::Instr& in) {
     }
     case Kind::ParamSeed: {
       const uint32_t value = ctx.reg(*d)[0];
-      unmapAll(slot, false, 0);
+      rows_.unmapAll(ctx, std::nullopt);
       asrf_.write(slot, *d, AffineValue{value, 0});
       seeds_++;
       break;
     }
     case Kind::Vector: {
       const bool writtenNow = !isa::isMemory(oi.format) || oi.cls == isa::OpClass::LoadParam;
-      unmapAll(slot, writtenNow && d.has_value(), d.value_or(0));
+      // A vector result written at execute onto its own source row belongs in the register.
+      rows_.unmapAll(ctx, writtenNow ? d : std::nullopt);
       break;
     }
     case Kind::None: break;

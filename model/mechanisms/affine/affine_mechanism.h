@@ -33,12 +33,12 @@
 // generates the transactions from them; the address is not read from the vector register file.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "model/mechanisms/affine/asrf.h"
+#include "model/mechanisms/broadcast_rows.h"
 #include "model/sm/sm_mechanism.h"
 
 namespace spdlog {
@@ -76,7 +76,6 @@ class AffineMechanism final : public sm::SmMechanism {
   // The warp's register r gets the expansion of its entry in every lane (lazy expansion).
   void expandOld(int slot, uint8_t r, sm::ExecutePlan& plan);
   void mapScratch(int slot, uint8_t r);
-  void unmapAll(int slot, bool copyDest, uint8_t d);
   uint64_t expansionCycles(int slot) const;
   // affine-ab: a compare of ASRF operands whose outcome is the same in every lane (Sec. 4.2's
   // rule); `affine` is set when one operand is an affine sequence.
@@ -96,8 +95,7 @@ class AffineMechanism final : public sm::SmMechanism {
   uint32_t lanes_ = 0;
   std::optional<AffineValue> address_;  // affine-abm: the access's compact address
   int addressSlot_ = -1;
-  std::vector<uint8_t> mapped_;  // registers mapped onto rows_ (in order)
-  std::array<std::array<uint32_t, 32>, 4> rows_{};
+  mechanisms::BroadcastRows rows_;  // the broadcast path: sources expanded, a scratch destination
   uint64_t compact_ = 0, uniform_ = 0, suppressed_ = 0, full_ = 0, unitOps_ = 0;
   uint64_t expansions_ = 0, expansionCycles_ = 0, expandedOperands_ = 0, seeds_ = 0;
   uint64_t readsSaved_ = 0, writesSaved_ = 0, cyclesSaved_ = 0;

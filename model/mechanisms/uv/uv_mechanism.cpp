@@ -155,7 +155,7 @@ void UvMechanism::planExecute(int slot, const isa::Instr& in, uint32_t pc, sm::E
 }
 
 void UvMechanism::decide(int slot, const isa::Instr& in, uint32_t pc, sm::ExecutePlan& plan) {
-  mapped_.clear();
+  rows_.reset();
   irbEntry_ = -1;
   irbHit_ = false;
   scalarResult_ = false;
@@ -180,10 +180,8 @@ void UvMechanism::decide(int slot, const isa::Instr& in, uint32_t pc, sm::Execut
     if (!room) srfFull_++;
     if (room) destToken_ = 1;
     if (scalarResult_ && variant_.srf) {  // the result goes to the SRF: lane N of a row, not the VRF
-      if (!sm_.warps[static_cast<size_t>(slot)].ctx->isMapped(*d)) {
-        sm_.warps[static_cast<size_t>(slot)].ctx->mapReg(*d, rows_[3].data());
-        mapped_.push_back(*d);
-      }
+      isa::WarpContext& ctx = *sm_.warps[static_cast<size_t>(slot)].ctx;
+      if (!ctx.isMapped(*d)) rows_.mapDestination(ctx, *d);
       plan.rfWrite = lane2_ >= 0;  // (reliability: the second copy, lane N of the vector register)
     }
     if (variant_.irb && room && lookUp(slot, in, pc, plan)) return;
@@ -221,10 +219,8 @@ void UvMechanism::broadcastSources(int slot, const isa::Instr& in, sm::ExecutePl
   const int W = ctx.lanes();
   for (uint64_t bits = regfile::sourceGprs(in) & scalarRegs(slot); bits; bits &= bits - 1) {
     const auto r = static_cast<uint8_t>(__builtin_ctzll(bits));
-    auto& values = rows_[mapped_.size()];
-    std::fill(values.begin(), values.begin() + W, readScalar(slot, r));
-    ctx.mapReg(r, values.data());
-    mapped_.push_back(r);
+    uint32_t* values = rows_.mapSource(ctx, r);
+    std::fill(values, values + W, readScalar(slot, r));
     if (!scalarResult_) broadcastReads_++;
     if (variant_.srf) plan.rfReads &= ~(uint64_t{1} << r);
   }
@@ -302,12 +298,7 @@ void UvMechanism::writeBack(int slot, const isa::Instr& in) {
   // at their answer, after the mapping is gone.
   const isa::OpInfo& oi = isa::info(in.op);
   const bool writtenNow = !scalarResult_ && (!isa::isMemory(oi.format) || oi.cls == isa::OpClass::LoadParam);
-  for (size_t i = 0; i < mapped_.size(); ++i) {
-    const uint8_t r = mapped_[i];
-    if (writtenNow && d && *d == r) std::copy(rows_[i].begin(), rows_[i].begin() + ctx.lanes(), ctx.privateReg(r));
-    ctx.unmapReg(r);
-  }
-  mapped_.clear();
+  rows_.unmapAll(ctx, writtenNow ? d : std::nullopt);
   if (!d || destToken_ == 0) return;
   if (variant_.srf) {
     if (!scalarResult_) {

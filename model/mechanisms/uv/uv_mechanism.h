@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/mechanisms/broadcast_rows.h"
 #include "model/mechanisms/uv/reliability.h"
 #include "model/mechanisms/uv/scalar_register_file.h"
 #include "model/sm/sm_mechanism.h"
@@ -96,11 +97,10 @@ class UvMechanism final : public sm::SmMechanism {
   int lane2_ = -1;  // M: the second lane under reliability, or -1 (off, or a one-lane warp)
   uint64_t lookups_ = 0;
   // The instruction between planExecute and afterExecute: the registers read through the
-  // broadcast path (mapped_[i] mapped onto rows_[i], which holds the scalar in every lane; a
-  // fourth row takes a scalar result bound for the SRF), the token its destination gets, and
-  // what the IRB found.
-  std::vector<uint8_t> mapped_;
-  std::array<std::array<uint32_t, 32>, 4> rows_{};
+  // broadcast path (each mapped onto a row holding its scalar in every lane; the destination row
+  // takes a scalar result bound for the SRF), the token its destination gets, and what the IRB
+  // found.
+  mechanisms::BroadcastRows rows_;
   int destToken_ = 0;      // -1: the destination's token is cleared; 1: set; 0: no destination
   bool scalarResult_ = false;  // the result is a scalar (lane N, or a new SRF register)
   uint32_t pc_ = 0, lanes_ = 0;  // its PC and the lanes it executes
