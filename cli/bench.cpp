@@ -2,7 +2,8 @@
 // multiply in this process; the timing model runs scenarios/matmul.yaml (pascal) once per SM
 // count, each in its own child process (SystemC elaborates once per process), and reports
 // simulated warp and thread instructions and cycles per host second, and the ratio to the
-// interpreter. A benchmark, not a test: the figures depend on the machine.
+// interpreter. With --threads, each timing run is repeated for every host thread count (sim.threads)
+// and its speed-up over one thread printed. A benchmark, not a test: the figures depend on the machine.
 #include "cli/bench.h"
 #include "cli/options.h"
 
@@ -33,11 +34,12 @@ constexpr double kGpgpuSimFunctionalThreadPerSecond = 13.5e6;
 
 struct Point {
   std::string name, mechanism;
-  int sms = 0;
+  int sms = 0, threads = 1;
   double seconds = 0, warp = 0, thread = 0, cycles = 0;
 };
 
-std::vector<int> parseList(const std::string& text) {
+// A comma-separated list of integers in [1, 256] (`option` names it in the error).
+std::vector<int> parseList(const std::string& option, const std::string& text, const std::string& what) {
   std::vector<int> out;
   std::stringstream ss(text);
   std::string item;
@@ -46,10 +48,10 @@ std::vector<int> parseList(const std::string& text) {
     int v = -1;
     try { v = std::stoi(item, &used); } catch (...) { used = 0; }
     if (used != item.size() || v < 1 || v > 256)
-      throw std::invalid_argument("--sms: '" + item + "' is not an SM count in [1, 256]");
+      throw std::invalid_argument(option + ": '" + item + "' is not " + what + " in [1, 256]");
     out.push_back(v);
   }
-  if (out.empty()) throw std::invalid_argument("--sms: expected a list such as 1,28");
+  if (out.empty()) throw std::invalid_argument(option + ": expected a list such as 1,2");
   return out;
 }
 
@@ -74,18 +76,22 @@ Point interpreterPoint(int size, int repeat) {
   return p;
 }
 
-Point timingPoint(const std::string& scenario, int sms, const std::string& mechanism, const std::string& dir) {
-  const std::string json = dir + "/bench_sms" + std::to_string(sms) + "_" + mechanism + ".json";
-  ChildResult c = runSelf({"run", scenario, "--set", "gpu.num_sms=" + std::to_string(sms), "--mechanism", mechanism,
-                           "--json", json});
+Point timingPoint(const std::string& scenario, int sms, const std::string& mechanism, int threads,
+                  const std::string& dir) {
+  const std::string json =
+      dir + "/bench_sms" + std::to_string(sms) + "_" + mechanism + "_t" + std::to_string(threads) + ".json";
+  ChildResult c = runSelf({"run", scenario, "--set", "gpu.num_sms=" + std::to_string(sms), "--set",
+                           "sim.threads=" + std::to_string(threads), "--mechanism", mechanism, "--json", json});
   if (c.exitCode != 0)
     throw std::runtime_error("bench: the " + mechanism + " timing run on " + std::to_string(sms) + " SMs failed:\n" + c.output);
   std::ifstream in(json);
   nlohmann::json j = nlohmann::json::parse(in);
   Point p;
-  p.name = std::to_string(sms) + " SM" + (sms > 1 ? "s" : "") + (mechanism == "baseline" ? "" : ", " + mechanism);
+  p.name = std::to_string(sms) + " SM" + (sms > 1 ? "s" : "") + (mechanism == "baseline" ? "" : ", " + mechanism) +
+           (threads > 1 ? ", " + std::to_string(threads) + " thr" : "");
   p.mechanism = mechanism;
   p.sms = sms;
+  p.threads = threads;
   p.seconds = j["host"]["seconds"].get<double>();
   p.cycles = j["stats"]["gpu.cycles"].get<double>();
   p.warp = j["stats"]["interp.warp_instructions"].get<double>();
@@ -102,13 +108,16 @@ int cmdBench(const std::vector<std::string>& args) {
       "repeat", po::value<int>()->default_value(3), "interpreter repetitions (1..100)")(
       "mechanisms", po::value<std::string>()->default_value("baseline"),
       "mechanisms of the timing runs, comma-separated (simtlm mechanisms --names)")(
+      "threads", po::value<std::string>()->default_value("1"),
+      "host thread counts of the timing runs (sim.threads), comma-separated, e.g. 1,2,4")(
       "json", po::value<std::string>(), "write the figures as JSON");
   po::variables_map vm = parseCommand("bench", "bench [options]", desc, {}, args);
   if (vm.count("json")) checkOutputs({{"json", vm["json"].as<std::string>()}}, {});
   const int size = vm["size"].as<int>(), repeat = vm["repeat"].as<int>();
   if (size < 32 || size > 1024 || size % 32) throw std::invalid_argument("--size: a multiple of 32 in [32, 1024]");
   if (repeat < 1 || repeat > 100) throw std::invalid_argument("--repeat: an integer in [1, 100]");
-  const std::vector<int> sms = parseList(vm["sms"].as<std::string>());
+  const std::vector<int> sms = parseList("--sms", vm["sms"].as<std::string>(), "an SM count");
+  const std::vector<int> threads = parseList("--threads", vm["threads"].as<std::string>(), "a thread count");
   const std::vector<std::string> mechanisms = scenario::mechanismList("--mechanisms", vm["mechanisms"].as<std::string>());
 
   // The timing runs use the shipped scenario with the requested size.
@@ -132,15 +141,16 @@ int cmdBench(const std::vector<std::string>& args) {
   Point interp = interpreterPoint(size, repeat);
   std::vector<Point> points;
   for (int n : sms)
-    for (const std::string& m : mechanisms) points.push_back(timingPoint(scenarioFile, n, m, dir));
+    for (const std::string& m : mechanisms)
+      for (int t : threads) points.push_back(timingPoint(scenarioFile, n, m, t, dir));
   std::filesystem::remove_all(dir);
 
   const double interpThread = interp.thread / interp.seconds;
-  std::printf("  %-12s %10s %12s %9s %14s %14s %12s %9s\n", "engine", "cycles", "warp instr", "host s",
+  std::printf("  %-24s %10s %12s %9s %14s %14s %12s %9s\n", "engine", "cycles", "warp instr", "host s",
               "warp instr/s", "thread instr/s", "cycles/s", "interp/x");
   auto row = [&](const Point& p) {
     const double thread = p.thread / p.seconds;
-    std::printf("  %-12s %10.0f %12.0f %9.3f %14.0f %14.0f %12.0f %9.1f\n", p.name.c_str(), p.cycles, p.warp,
+    std::printf("  %-24s %10.0f %12.0f %9.3f %14.0f %14.0f %12.0f %9.1f\n", p.name.c_str(), p.cycles, p.warp,
                 p.seconds, p.warp / p.seconds, thread, p.cycles ? p.cycles / p.seconds : 0.0, interpThread / thread);
   };
   row(interp);
@@ -151,12 +161,17 @@ int cmdBench(const std::vector<std::string>& args) {
   for (const auto& p : points)
     std::printf("  timing model, %s: %.0fx GPGPU-Sim's timing speed\n", p.name.c_str(),
                 p.warp / p.seconds / kGpgpuSimWarpPerSecond);
-  // A mechanism's host time against the baseline's on the same SM count, when both ran.
+  // A mechanism's host time against the baseline's on the same SM count and threads, when both ran.
   auto baselineOf = [&](const Point& p) -> const Point* {
     for (const auto& b : points)
-      if (b.sms == p.sms && b.mechanism == "baseline") return &b;
+      if (b.sms == p.sms && b.threads == p.threads && b.mechanism == "baseline") return &b;
     return nullptr;
   };
+  // Each thread count's speed against one thread's, same SMs and mechanism, when both ran.
+  for (const auto& p : points)
+    for (const auto& one : points)
+      if (p.threads > 1 && one.threads == 1 && one.sms == p.sms && one.mechanism == p.mechanism)
+        std::printf("  %s: %.2fx the speed of one thread\n", p.name.c_str(), one.seconds / p.seconds);
   for (const auto& p : points)
     if (const Point* b = baselineOf(p); b && p.mechanism != "baseline")
       std::printf("  %s: %.2fx the baseline's host time\n", p.name.c_str(), p.seconds / b->seconds);
@@ -170,7 +185,7 @@ int cmdBench(const std::vector<std::string>& args) {
                             {"warp_instructions_per_second", p.warp / p.seconds},
                             {"thread_instructions_per_second", p.thread / p.seconds},
                             {"cycles_per_second", p.cycles / p.seconds}, {"mechanism", p.mechanism},
-                            {"sms", p.sms}};
+                            {"sms", p.sms}, {"threads", p.threads}};
     };
     j["interpreter"] = pj(interp);
     for (const auto& p : points) j["timing"].push_back(pj(p));

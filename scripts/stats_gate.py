@@ -7,6 +7,13 @@ reports every statistic whose name or value differs. Renamed statistics are list
 
   scripts/stats_gate.py capture build/gate-before [--simtlm build/simtlm] [-j 2]
   scripts/stats_gate.py compare build/gate-before build/gate-after
+
+Parallel SM simulation (sim.threads, docs/performance.md) must not change a statistic: capture
+every mechanism and composition on one thread and on several, and compare without the parameter:
+
+  scripts/stats_gate.py capture build/t1 --mechanisms all
+  scripts/stats_gate.py capture build/t3 --mechanisms all --set sim.threads=3
+  scripts/stats_gate.py compare build/t1 build/t3 --ignore config.sim.threads --ignore config_set
 """
 import argparse
 import concurrent.futures
@@ -64,7 +71,13 @@ def capture(args):
     outdir = pathlib.Path(args.dir)
     outdir.mkdir(parents=True, exist_ok=True)
     scenarios = sorted((ROOT / "scenarios").glob("*.yaml"))
-    points = [(s, m, c) for s in scenarios for m in MECHANISMS for c in CONFIGS]
+    mechanisms = MECHANISMS
+    if args.mechanisms == "all":  # every registered mechanism, and the compositions the contract runs
+        names = subprocess.run([args.simtlm, "mechanisms", "--names"], check=True, capture_output=True, text=True)
+        mechanisms = names.stdout.split() + ["darsie+bow-wr"]
+    elif args.mechanisms:
+        mechanisms = args.mechanisms.split(",")
+    points = [(s, m, c) for s in scenarios for m in mechanisms for c in CONFIGS]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for name in pool.map(lambda p: run_point(args.simtlm, args.set, *p, outdir), points):
             print(name, flush=True)
@@ -105,6 +118,8 @@ def main():
     c.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     c.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a parameter for every run (simtlm run --set)")
+    c.add_argument("--mechanisms", default="", metavar="LIST",
+                   help="comma-separated mechanisms, or 'all' (default: " + ",".join(MECHANISMS) + ")")
     k = sub.add_parser("compare")
     k.add_argument("old")
     k.add_argument("new")

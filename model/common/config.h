@@ -114,6 +114,11 @@ struct GpuConfig {
   struct Watchdog {
     int cycles;
   } watchdog;
+  // How the host simulates (docs/performance.md): not part of the simulated machine, and no
+  // statistic depends on it.
+  struct Sim {
+    int threads;  // host threads running the SMs' cycles (sm.scheduling=sequential); 0: the host's cores
+  } sim;
   // Run limits (GPGPU-Sim's -gpgpu_max_cycle / -gpgpu_max_insn), over all launches of a run; 0
   // means none. The functional interpreter applies the instruction limit too.
   struct Limits {

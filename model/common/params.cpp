@@ -268,6 +268,10 @@ std::vector<Param> buildTable() {
                "UV fault injection: on this SM (below gpu.num_sms)"),
       intParam("uv.fault.seed", SIMTLM_FIELD(uv.fault_seed), 1, "seed", 0, 1'000'000'000'000LL,
                "UV fault injection: chooses the lane, the bit and the register"),
+      intParam("sim.threads", SIMTLM_FIELD(sim.threads), 1, "threads", 0, 256,
+               "host threads that simulate the SMs of a cycle in parallel (sm.scheduling=sequential; "
+               "systemc runs on one); 0: one per core the process may use. Results are identical for "
+               "every count"),
       intParam("watchdog.cycles", SIMTLM_FIELD(watchdog.cycles), 1000000, "cycles", 1, 2000000000,
                "stop a run after this many cycles in which no warp went on and memory answered nothing"),
       intParam("limits.max_cycles", SIMTLM_FIELD(limits.max_cycles), kDefaultMaxCycles, "cycles", 0,

@@ -10,16 +10,25 @@ MemoryGate::MemoryGate(const std::vector<mem::Downstream*>& downs) {
 
 void MemoryGate::dropAnswers() {
   generation_++;
-  outstanding_ = 0;
   heldAnswers_.clear();
-  for (auto& r : routes_) r->held.clear();
+  for (auto& r : routes_) {
+    r->held.clear();
+    r->owed = 0;
+  }
 }
 
-mem::Downstream::Done MemoryGate::gated(mem::Downstream::Done done, unsigned bytes) {
-  outstanding_++;
-  return [this, generation = generation_, bytes, d = std::move(done)](const unsigned char* data, bool ok) {
+std::uint64_t MemoryGate::outstanding() const {
+  std::uint64_t n = 0;
+  for (const auto& r : routes_) n += r->owed;
+  return n;
+}
+
+// Called on the route's SM's thread; the answer comes on the caller's (endCycle, or outside a cycle).
+mem::Downstream::Done MemoryGate::gated(Route& route, mem::Downstream::Done done, unsigned bytes) {
+  route.owed++;
+  return [this, &route, generation = generation_, bytes, d = std::move(done)](const unsigned char* data, bool ok) {
     if (generation != generation_) return;
-    outstanding_--;
+    route.owed--;
     answers_++;
     if (!inCycle_) return d(data, ok);
     heldAnswers_.push_back({generation, d, data ? std::vector<unsigned char>(data, data + bytes) : std::vector<unsigned char>{},
@@ -28,14 +37,13 @@ mem::Downstream::Done MemoryGate::gated(mem::Downstream::Done done, unsigned byt
 }
 
 void MemoryGate::endCycle() {
-  if (anyHeld_)
-    for (auto& r : routes_) {  // SM order, each SM's in the order its units made them
-      if (r->held.empty()) continue;
-      std::vector<HeldRequest> held;
-      held.swap(r->held);
-      for (HeldRequest& q : held) r->send(q);
-    }
-  anyHeld_ = inCycle_ = false;
+  for (auto& r : routes_) {  // SM order, each SM's in the order its units made them
+    if (r->held.empty()) continue;
+    sending_.swap(r->held);
+    for (HeldRequest& q : sending_) r->send(q);
+    sending_.clear();  // (its storage kept for the next cycle)
+  }
+  inCycle_ = false;
   if (heldAnswers_.empty()) return;
   std::vector<HeldAnswer> answers;
   answers.swap(heldAnswers_);
@@ -45,17 +53,17 @@ void MemoryGate::endCycle() {
 
 // A request is counted as owed when made, held or not.
 void MemoryGate::Route::read(std::uint64_t address, unsigned size, Done done) {
-  Done d = gate_.gated(std::move(done), size);
+  Done d = gate_.gated(*this, std::move(done), size);
   if (gate_.inCycle_)
-    return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Read, address, size, {}, {}, isa::Op{}, {}, std::move(d)});
+    return held.push_back({HeldRequest::Kind::Read, address, size, {}, {}, isa::Op{}, {}, std::move(d)});
   down_.read(address, size, std::move(d));
 }
 
 void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
                               const unsigned char* byte_enable, unsigned size, Done done) {
-  Done d = gate_.gated(std::move(done), 0);
+  Done d = gate_.gated(*this, std::move(done), 0);
   if (gate_.inCycle_)
-    return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Write, address, size, std::vector<unsigned char>(data, data + size),
+    return held.push_back({HeldRequest::Kind::Write, address, size, std::vector<unsigned char>(data, data + size),
                            byte_enable ? std::vector<unsigned char>(byte_enable, byte_enable + size)
                                        : std::vector<unsigned char>{},
                            isa::Op{}, {}, std::move(d)});
@@ -63,9 +71,9 @@ void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
 }
 
 void MemoryGate::Route::atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) {
-  Done d = gate_.gated(std::move(done), 4 * ops.count);
+  Done d = gate_.gated(*this, std::move(done), 4 * ops.count);
   if (gate_.inCycle_)
-    return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Atomic, address, 0, {}, {}, op, ops, std::move(d)});
+    return held.push_back({HeldRequest::Kind::Atomic, address, 0, {}, {}, op, ops, std::move(d)});
   down_.atomic(address, op, ops, std::move(d));
 }
 

@@ -12,7 +12,9 @@
 // it arrived, in whichever delta cycle of the current one it came. Requests are held as well and
 // sent at endCycle() in SM order, each SM's in the order its units made them, whatever order the
 // units ran in (systemc: the units of all SMs interleaved, one unit per delta cycle; sequential:
-// SM after SM in alternating directions).
+// SM after SM in alternating directions, or the SMs on several host threads, sim.threads).
+// Within a cycle a route touches only its own state, so SMs on different threads may use their
+// routes at once; answers and the sending happen at endCycle(), on the caller's thread.
 #pragma once
 
 #include <cstdint>
@@ -34,7 +36,7 @@ class MemoryGate : public sm::MemoryActivity {
   // requests are dropped unsent.
   void dropAnswers();
   std::uint64_t answers() const override { return answers_; }
-  std::uint64_t outstanding() const override { return outstanding_; }
+  std::uint64_t outstanding() const override;
 
   void beginCycle() { inCycle_ = true; }
   void endCycle();
@@ -58,6 +60,7 @@ class MemoryGate : public sm::MemoryActivity {
     void atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) override;
     void send(HeldRequest& r);
     std::vector<HeldRequest> held;
+    std::uint64_t owed = 0;  // requests made through this route and not answered yet
 
    private:
     MemoryGate& gate_;
@@ -70,11 +73,12 @@ class MemoryGate : public sm::MemoryActivity {
     bool hasData, ok;
   };
   // `bytes`: how many bytes the answer's data has (copied when the answer is held).
-  mem::Downstream::Done gated(mem::Downstream::Done done, unsigned bytes);
+  mem::Downstream::Done gated(Route& route, mem::Downstream::Done done, unsigned bytes);
   std::vector<std::unique_ptr<Route>> routes_;
   std::vector<HeldAnswer> heldAnswers_;
-  std::uint64_t generation_ = 0, answers_ = 0, outstanding_ = 0;
-  bool inCycle_ = false, anyHeld_ = false;  // anyHeld_: a request held this cycle
+  std::vector<HeldRequest> sending_;  // endCycle: one route's held requests while they are sent
+  std::uint64_t generation_ = 0, answers_ = 0;
+  bool inCycle_ = false;
 };
 
 }  // namespace simtlm::gpu

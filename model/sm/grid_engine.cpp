@@ -1,7 +1,9 @@
 #include "model/sm/grid_engine.h"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "model/common/fork_join.h"
 #include "model/common/log.h"
 
 namespace simtlm::sm {
@@ -44,13 +46,14 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
                                     results(parts.answerResults, "answer_results"), updates_.back().get()};
     sms_.push_back(std::make_unique<SmCore>(static_cast<int>(i), cfg, *ports_[i], channels, *icaches_[i], stats,
                                             parts.mechanism, parts.schedulers));
-    sms_.back()->onBlockDone = [this, i](uint32_t block) {
-      blocksLeft_--;
+    sms_.back()->onBlockDone = [this, i](uint32_t block) {  // (on SM i's thread: its own counter)
+      retired_[i]++;
       logBlock(i, block, "retired");
     };
     smLogs_.push_back(&log::get("gpu.sm" + std::to_string(i)));
   }
   clocked_.assign(sms_.size(), 0);
+  retired_.assign(sms_.size(), 0);
   for (size_t i = 0; i < sms_.size(); ++i)  // read, for the instruction limit, where the SM counts
     for (const auto& e : stats.entries())
       if (e.counter && e.name == "sm" + std::to_string(i) + ".issue.warp_instructions") issued_.push_back(e.counter);
@@ -73,6 +76,21 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
         "cycles", std::string("every SM's sm<N>.cpi.") + info.name + (c == static_cast<int>(CpiCategory::Idle) ? ", and gpu.gated_sm_cycles x issue.schedulers" : "") + ", summed");
   }
 }
+
+GridEngine::~GridEngine() = default;
+
+void GridEngine::runSmsOn(int threads) {
+  if (threads < 0) throw std::invalid_argument("GridEngine::runSmsOn: threads must be 0 or more");
+  if (threads == 0) threads = common::ForkJoinPool::hostCores();
+  threads = std::max(1, std::min(threads, numSms()));
+  pool_.reset();
+  if (threads == 1) return;
+  pool_ = std::make_unique<common::ForkJoinPool>(threads);
+  threadResults_.assign(static_cast<size_t>(threads), ThreadResult{});
+  recorders_.resize(sms_.size());
+}
+
+int GridEngine::smThreads() const { return pool_ ? pool_->threads() : 1; }
 
 std::string GridEngine::start(const KernelImage& image) {
   image_ = image;
@@ -99,19 +117,53 @@ GridEngine::State GridEngine::tick() {
   // SM after SM; with alternateSmOrder(), in alternating directions.
   const size_t n = sms_.size();
   const bool backwards = alternate_ && (cycle_ & 1);
-  for (size_t k = 0; k < n; ++k) {  // (beginCycle's gating and every step)
-    const size_t i = backwards ? n - 1 - k : k;
-    if (sms_[i]->idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut) {
-      gatedCycles_++;
-      continue;
-    }
-    progress_ = icaches_[i]->tick(cycle_) || progress_;  // fills answered before this cycle's fetch
-    ports_[i]->tick(cycle_);
-    if (!updates_[i]->empty()) updates_[i]->commit();  // the LD/ST unit's responses, for the SM's answers step
-    progress_ = sms_[i]->tick(cycle_) || progress_;
-    if (!updates_[i]->empty()) updates_[i]->commit();  // what the answers step read frees room, as in sc_fifo
+  if (pool_) {
+    tickParallel(blocksToHandOut);
+    return endCycle();
   }
+  for (size_t k = 0; k < n; ++k)  // (beginCycle's gating and every step)
+    progress_ = tickSm(backwards ? n - 1 - k : k, blocksToHandOut, gatedCycles_) || progress_;
   return endCycle();
+}
+
+inline bool GridEngine::tickSm(size_t i, bool blocksToHandOut, uint64_t& gated) {
+  if (sms_[i]->idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut) {
+    gated++;
+    return false;
+  }
+  bool progress = icaches_[i]->tick(cycle_);  // fills answered before this cycle's fetch
+  ports_[i]->tick(cycle_);
+  if (!updates_[i]->empty()) updates_[i]->commit();  // the LD/ST unit's responses, for the SM's answers step
+  progress = sms_[i]->tick(cycle_) || progress;
+  if (!updates_[i]->empty()) updates_[i]->commit();  // what the answers step read frees room, as in sc_fifo
+  return progress;
+}
+
+// Thread t runs SMs [n t / T, n (t+1) / T), in the cycle's direction; an observer's events are
+// recorded per SM and replayed in the order of the one-thread loop above.
+void GridEngine::tickParallel(bool blocksToHandOut) {
+  const size_t n = sms_.size(), threads = threadResults_.size();
+  const bool backwards = alternate_ && (cycle_ & 1);
+  if (observer_)
+    for (size_t i = 0; i < n; ++i) sms_[i]->setObserver(&recorders_[i]);
+  auto body = [&](int t) {
+    const size_t begin = n * static_cast<size_t>(t) / threads, end = n * static_cast<size_t>(t + 1) / threads;
+    ThreadResult& r = threadResults_[static_cast<size_t>(t)];
+    for (size_t k = begin; k < end; ++k)
+      r.progress = tickSm(backwards ? end - 1 - (k - begin) : k, blocksToHandOut, r.gated) || r.progress;
+  };
+  pool_->run(body);
+  for (ThreadResult& r : threadResults_) {
+    gatedCycles_ += r.gated;
+    progress_ = progress_ || r.progress;
+    r = ThreadResult{};
+  }
+  if (!observer_) return;
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = backwards ? n - 1 - k : k;
+    sms_[i]->setObserver(observer_);
+    recorders_[i].replayInto(*observer_);
+  }
 }
 
 bool GridEngine::beginCycle() {
@@ -183,6 +235,10 @@ void GridEngine::step(size_t i, Unit u) {
 
 // After every SM's units: the first SM (in SM order) that faulted in this cycle ends the grid.
 GridEngine::State GridEngine::endCycle() {
+  for (uint64_t& r : retired_) {
+    blocksLeft_ -= r;
+    r = 0;
+  }
   for (auto& sm : sms_)
     if (!sm->fault().empty()) {
       cycle_++;

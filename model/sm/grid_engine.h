@@ -16,8 +16,13 @@
 #include "model/common/stats.h"
 #include "model/frontend/icache.h"
 #include "model/mem/downstream.h"
+#include "model/sm/observer_recorder.h"
 #include "model/sm/pipeline_register.h"
 #include "model/sm/sm_core.h"
+
+namespace simtlm::common {
+class ForkJoinPool;
+}
 
 namespace simtlm::sm {
 
@@ -61,6 +66,7 @@ class GridEngine {
   };
   GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMemoryPort*>& ports,
              const std::vector<mem::Downstream*>& code, stats::Registry& stats, const Parts& parts = {});
+  ~GridEngine();
 
   // Starts a grid. Returns an error (nothing started) when a block can never fit on an SM.
   std::string start(const KernelImage& image);
@@ -79,6 +85,15 @@ class GridEngine {
   // whose memory side makes the order irrelevant (the GPU's memory gate holds the SMs' requests
   // and sends them in SM order); runGrid's ideal memories perform accesses as they are made.
   void alternateSmOrder(bool on) { alternate_ = on; }
+  // tick() runs the SMs of a cycle on `threads` host threads (sim.threads; 0: the host's cores;
+  // at most one per SM; 1: none beside the caller's). Each thread takes a fixed run of SMs, in
+  // the alternating direction above. Only for the same callers as alternateSmOrder: the SMs then
+  // share nothing within a cycle (their requests are held per SM and sent in SM order, their
+  // counters are their own, an attached observer's events are recorded per SM and replayed in
+  // the order one thread makes them), so every count gives the same cycles, statistics and
+  // timelines. The systemc scheduling's step() stays on the caller's thread.
+  void runSmsOn(int threads);
+  int smThreads() const;
   enum class Unit : uint8_t { ICache, LdSt, Answers, Writeback, Execute, Operands, Issue, Fetch };
   static constexpr int kUnits = 8;
   static const char* unitName(Unit u);  // the unit's module name: "icache", ..., "fetch"
@@ -98,11 +113,16 @@ class GridEngine {
   int numSms() const { return static_cast<int>(sms_.size()); }
   // An observer of every SM's pipeline (sm_observer.h); null detaches it.
   void observe(SmObserver* observer) {
+    observer_ = observer;
     for (auto& sm : sms_) sm->setObserver(observer);
   }
 
  private:
   bool handOutBlocks();
+  // SM i's part of a tick(): its I-cache, LD/ST unit and core, unless gated (counted in `gated`).
+  // Returns whether anything happened.
+  bool tickSm(size_t i, bool blocksToHandOut, uint64_t& gated);
+  void tickParallel(bool blocksToHandOut);
   void fail(const std::string& what);
   std::string stuckReport() const;
   // The run limits (limits.max_cycles, limits.max_instructions): the report when one is reached.
@@ -134,6 +154,17 @@ class GridEngine {
   uint64_t gatedCycles_ = 0;  // SM-cycles not clocked because the SM had nothing to do
   std::vector<const uint64_t*> issued_;  // per SM: its issue.warp_instructions counter
   std::vector<spdlog::logger*> smLogs_;  // per SM: "gpu.sm<i>" (blocks admitted and retired)
+  std::vector<uint64_t> retired_;  // per SM: blocks retired in this cycle, taken off blocksLeft_ at endCycle
+  SmObserver* observer_ = nullptr;  // observe()
+  // runSmsOn(): the pool, each thread's results of a cycle (a cache line each), and per SM the
+  // recorder of its observer events while an observer is attached.
+  struct alignas(64) ThreadResult {
+    uint64_t gated = 0;
+    bool progress = false;
+  };
+  std::unique_ptr<common::ForkJoinPool> pool_;
+  std::vector<ThreadResult> threadResults_;
+  std::vector<ObserverRecorder> recorders_;
 };
 
 }  // namespace simtlm::sm

@@ -269,6 +269,33 @@ TEST(Timeline, DarsieEventsMatchItsStatistics) {
   EXPECT_EQ(t["otherData"]["mechanism"], "darsie");
 }
 
+// The SMs on several host threads (sim.threads, docs/performance.md): the same timeline, every
+// event in the same place, and the same statistics as on one. matmul runs 16 blocks on 16 of
+// the 28 SMs with barriers, and DARSIE adds its own events; 8 threads oversubscribe this host.
+TEST(Timeline, SameTimelineAndStatisticsForEveryThreadCount) {
+  const std::string scenario = std::string(SIMTLM_SOURCE_DIR) + "/tests/small_sizes/matmul.yaml";
+  json firstTimeline, firstStats;
+  for (int threads : {1, 2, 3, 8}) {
+    const std::string tl = scratch("timeline" + std::to_string(threads) + ".json");
+    const std::string res = scratch("result" + std::to_string(threads) + ".json");
+    std::string err;
+    ASSERT_EQ(simtlm("run " + scenario + " --mechanism darsie --set sim.threads=" + std::to_string(threads) +
+                         " --timeline " + tl + " --json " + res, &err), 0) << err;
+    json t = load(tl), r = load(res);
+    if (threads == 1) {
+      firstTimeline = t;
+      firstStats = r["stats"];
+      size_t mechanism = 0;
+      for (const json& e : t["traceEvents"]) mechanism += e.value("cat", "") == "mechanism";
+      EXPECT_GT(mechanism, 100u) << "DARSIE's events are in the timeline";
+      continue;
+    }
+    EXPECT_EQ(r["config"]["sim.threads"], threads);
+    EXPECT_TRUE(t == firstTimeline) << threads << " threads: the timeline differs from one thread's";
+    EXPECT_TRUE(r["stats"] == firstStats) << threads << " threads: the statistics differ from one thread's";
+  }
+}
+
 TEST(Timeline, RejectsBadOptionsWithOneMessage) {
   const std::string out = scratch("never.json");
   std::remove(out.c_str());
