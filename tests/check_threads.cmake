@@ -5,7 +5,7 @@
 string(REPLACE "," ";" mechanisms "${MECHANISMS}")
 foreach(m ${mechanisms})
   foreach(t 1 2 3 8)
-    execute_process(COMMAND ${SIMTLM} run ${SCENARIO} --mechanism ${m} --set sim.threads=${t} --json ${OUT}_${m}_${t}.json
+    execute_process(COMMAND ${SIMTLM} run ${SCENARIO} --mechanism ${m} --set sim.threads=${t} --set sim.adapt_threads=false --json ${OUT}_${m}_${t}.json
                     RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 600)
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR "${m} on ${t} threads failed (${rc}): ${err}")

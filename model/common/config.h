@@ -118,6 +118,7 @@ struct GpuConfig {
   // statistic depends on it.
   struct Sim {
     int threads;  // host threads running the SMs' cycles (sm.scheduling=sequential); 0: the host's cores
+    bool adapt_threads;  // run a window of cycles on one thread when that is faster (a busy host)
   } sim;
   // Run limits (GPGPU-Sim's -gpgpu_max_cycle / -gpgpu_max_insn), over all launches of a run; 0
   // means none. The functional interpreter applies the instruction limit too.

@@ -272,6 +272,9 @@ std::vector<Param> buildTable() {
                "host threads that simulate the SMs of a cycle in parallel (sm.scheduling=sequential; "
                "systemc runs on one); 0: one per core the process may use. Results are identical for "
                "every count"),
+      boolParam("sim.adapt_threads", SIMTLM_FIELD(sim.adapt_threads), true,
+                "time windows of cycles on the threads and on one, and run on one while that is faster "
+                "(a host busy with other work); false: always on the threads. Results are the same"),
       intParam("watchdog.cycles", SIMTLM_FIELD(watchdog.cycles), 1000000, "cycles", 1, 2000000000,
                "stop a run after this many cycles in which no warp went on and memory answered nothing"),
       intParam("limits.max_cycles", SIMTLM_FIELD(limits.max_cycles), kDefaultMaxCycles, "cycles", 0,

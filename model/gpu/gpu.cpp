@@ -116,7 +116,7 @@ void Gpu::build() {
   parts.mechanism = mechanisms::factoryFor(cfg_);  // the GPU picks the SMs' mechanism, not the SMs
   engine_ = std::make_unique<sm::GridEngine>(cfg_, ports, code, stats_, parts);
   engine_->alternateSmOrder(true);  // the memory gate holds the SMs' requests
-  if (cfg_.sm.scheduling == config::SmScheduling::Sequential) engine_->runSmsOn(cfg_.sim.threads);  // (the same reason)
+  if (cfg_.sm.scheduling == config::SmScheduling::Sequential) engine_->runSmsOn(cfg_.sim.threads, cfg_.sim.adapt_threads);  // (the same reason)
   engine_->watchMemory(&gate_);
   engine_->observe(smObserver_);  // (again after a fault's rebuild)
 }

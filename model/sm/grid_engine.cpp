@@ -79,13 +79,14 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
 
 GridEngine::~GridEngine() = default;
 
-void GridEngine::runSmsOn(int threads) {
+void GridEngine::runSmsOn(int threads, bool adapt) {
   if (threads < 0) throw std::invalid_argument("GridEngine::runSmsOn: threads must be 0 or more");
   if (threads == 0) threads = common::ForkJoinPool::hostCores();
   threads = std::max(1, std::min(threads, numSms()));
   pool_.reset();
   if (threads == 1) return;
   pool_ = std::make_unique<common::ForkJoinPool>(threads);
+  chooser_ = ThreadChooser(adapt);
   threadResults_.assign(static_cast<size_t>(threads), ThreadResult{});
   recorders_.resize(sms_.size());
 }
@@ -118,8 +119,11 @@ GridEngine::State GridEngine::tick() {
   const size_t n = sms_.size();
   const bool backwards = alternate_ && (cycle_ & 1);
   if (pool_) {
-    tickParallel(blocksToHandOut);
-    return endCycle();
+    chooser_.cycleDone();
+    if (chooser_.parallel()) {
+      tickParallel(blocksToHandOut);
+      return endCycle();
+    }
   }
   for (size_t k = 0; k < n; ++k)  // (beginCycle's gating and every step)
     progress_ = tickSm(backwards ? n - 1 - k : k, blocksToHandOut, gatedCycles_) || progress_;
@@ -139,18 +143,19 @@ inline bool GridEngine::tickSm(size_t i, bool blocksToHandOut, uint64_t& gated) 
   return progress;
 }
 
-// Thread t runs SMs [n t / T, n (t+1) / T), in the cycle's direction; an observer's events are
-// recorded per SM and replayed in the order of the one-thread loop above.
+// Thread t runs SMs t, t + T, t + 2T, ... (T threads), in the cycle's direction: blocks are
+// handed out breadth-first, so a grid smaller than the GPU still busies every thread. An
+// observer's events are recorded per SM and replayed in the order of the one-thread loop above.
 void GridEngine::tickParallel(bool blocksToHandOut) {
   const size_t n = sms_.size(), threads = threadResults_.size();
   const bool backwards = alternate_ && (cycle_ & 1);
   if (observer_)
     for (size_t i = 0; i < n; ++i) sms_[i]->setObserver(&recorders_[i]);
   auto body = [&](int t) {
-    const size_t begin = n * static_cast<size_t>(t) / threads, end = n * static_cast<size_t>(t + 1) / threads;
-    ThreadResult& r = threadResults_[static_cast<size_t>(t)];
-    for (size_t k = begin; k < end; ++k)
-      r.progress = tickSm(backwards ? end - 1 - (k - begin) : k, blocksToHandOut, r.gated) || r.progress;
+    const size_t first = static_cast<size_t>(t), count = (n - first + threads - 1) / threads;
+    ThreadResult& r = threadResults_[first];
+    for (size_t k = 0; k < count; ++k)
+      r.progress = tickSm(first + threads * (backwards ? count - 1 - k : k), blocksToHandOut, r.gated) || r.progress;
   };
   pool_->run(body);
   for (ThreadResult& r : threadResults_) {

@@ -19,6 +19,7 @@
 #include "model/sm/observer_recorder.h"
 #include "model/sm/pipeline_register.h"
 #include "model/sm/sm_core.h"
+#include "model/sm/thread_chooser.h"
 
 namespace simtlm::common {
 class ForkJoinPool;
@@ -86,13 +87,14 @@ class GridEngine {
   // and sends them in SM order); runGrid's ideal memories perform accesses as they are made.
   void alternateSmOrder(bool on) { alternate_ = on; }
   // tick() runs the SMs of a cycle on `threads` host threads (sim.threads; 0: the host's cores;
-  // at most one per SM; 1: none beside the caller's). Each thread takes a fixed run of SMs, in
+  // at most one per SM; 1: none beside the caller's). Thread t takes SMs t, t + threads, ..., in
   // the alternating direction above. Only for the same callers as alternateSmOrder: the SMs then
   // share nothing within a cycle (their requests are held per SM and sent in SM order, their
   // counters are their own, an attached observer's events are recorded per SM and replayed in
   // the order one thread makes them), so every count gives the same cycles, statistics and
   // timelines. The systemc scheduling's step() stays on the caller's thread.
-  void runSmsOn(int threads);
+  // adapt: sim.adapt_threads (thread_chooser.h).
+  void runSmsOn(int threads, bool adapt = false);
   int smThreads() const;
   enum class Unit : uint8_t { ICache, LdSt, Answers, Writeback, Execute, Operands, Issue, Fetch };
   static constexpr int kUnits = 8;
@@ -163,6 +165,7 @@ class GridEngine {
     bool progress = false;
   };
   std::unique_ptr<common::ForkJoinPool> pool_;
+  ThreadChooser chooser_{false};
   std::vector<ThreadResult> threadResults_;
   std::vector<ObserverRecorder> recorders_;
 };

@@ -280,7 +280,7 @@ TEST(Timeline, SameTimelineAndStatisticsForEveryThreadCount) {
     const std::string res = scratch("result" + std::to_string(threads) + ".json");
     std::string err;
     ASSERT_EQ(simtlm("run " + scenario + " --mechanism darsie --set sim.threads=" + std::to_string(threads) +
-                         " --timeline " + tl + " --json " + res, &err), 0) << err;
+                         " --set sim.adapt_threads=false --timeline " + tl + " --json " + res, &err), 0) << err;
     json t = load(tl), r = load(res);
     if (threads == 1) {
       firstTimeline = t;
