@@ -56,7 +56,7 @@ TEST(Config, TableKeysAreUniqueAndDescribed) {
     GpuConfig c;
     EXPECT_EQ(p.format(c), p.defaultText) << p.key;  // the default round-trips
   }
-  EXPECT_EQ(params().size(), 98u + simtlm::isa::kNumOpClasses);  // 98: shared.atomic_latency
+  EXPECT_EQ(params().size(), 100u + simtlm::isa::kNumOpClasses);  // 100: sim.threads, sim.adapt_threads
   EXPECT_NE(findParam("exec.latency.load_shared"), nullptr);
   EXPECT_NE(findParam("sm.scheduling"), nullptr);
 }
