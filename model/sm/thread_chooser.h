@@ -5,6 +5,7 @@
 // depend on the choice (GridEngine::runSmsOn), only the host time does.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 
@@ -24,15 +25,8 @@ class ThreadChooser {
   }
   uint64_t parallelWindows() const { return parallelWindows_; }  // windows run on the threads
   uint64_t windows() const { return windows_; }
-
- private:
-  static constexpr uint32_t kWindow = 1024;    // cycles
-  static constexpr uint32_t kRunWindows = 32;  // windows the faster way runs before both are timed again
-  enum class Phase : uint8_t { TimeParallel, TimeSerial, Run };
-  void windowEnded() {
-    const auto now = std::chrono::steady_clock::now();
-    const double seconds = std::chrono::duration<double>(now - start_).count();
-    start_ = now;
+  // The decision after a window that took `seconds` (public for the tests).
+  void windowTook(double seconds) {
     windows_++;
     parallelWindows_ += parallel_;
     if (!started_) {  // the first window began with the kernel, before start_ was set
@@ -47,8 +41,9 @@ class ThreadChooser {
         break;
       case Phase::TimeSerial:
         parallel_ = parallelSeconds_ <= seconds;
+        runWindows_ = parallel_ ? kRunWindows : std::min(kMostRunWindows, runWindows_ * 2);
         phase_ = Phase::Run;
-        left_ = kRunWindows;
+        left_ = runWindows_;
         break;
       case Phase::Run:
         if (--left_ == 0) {
@@ -59,10 +54,24 @@ class ThreadChooser {
     }
   }
 
+  static constexpr uint32_t kWindow = 1024;    // cycles
+  // Windows the faster way runs before both are timed again: 32 after the threads won, doubling
+  // (to 1024) each time one thread won again, so a host where the threads keep losing pays for
+  // timing them less and less often.
+  static constexpr uint32_t kRunWindows = 32, kMostRunWindows = 1024;
+
+ private:
+  enum class Phase : uint8_t { TimeParallel, TimeSerial, Run };
+  void windowEnded() {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    start_ = now;
+    windowTook(seconds);
+  }
   bool adapt_;
   bool parallel_ = true, started_ = false;
   Phase phase_ = Phase::TimeParallel;
-  uint32_t inWindow_ = 0, left_ = 0;
+  uint32_t inWindow_ = 0, left_ = 0, runWindows_ = kRunWindows / 2;
   double parallelSeconds_ = 0;
   uint64_t parallelWindows_ = 0, windows_ = 0;
   std::chrono::steady_clock::time_point start_{};
