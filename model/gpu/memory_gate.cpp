@@ -1,30 +1,61 @@
 #include "model/gpu/memory_gate.h"
 
+#include <algorithm>
 #include <utility>
+
+#include <systemc>
 
 namespace simtlm::gpu {
 
 MemoryGate::MemoryGate(const std::vector<mem::Downstream*>& downs) {
-  for (mem::Downstream* d : downs) routes_.push_back(std::make_unique<Route>(*this, *d));
+  for (mem::Downstream* d : downs) {
+    routes_.push_back(std::make_unique<Route>(*this, *d));
+    routes_.back()->index = static_cast<std::uint32_t>(routes_.size() - 1);
+  }
 }
 
 void MemoryGate::dropAnswers() {
   generation_++;
   outstanding_ = 0;
   heldAnswers_.clear();
+  holding_ = false;  // (no kernel runs until the next beginCycle)
   for (auto& r : routes_) r->held.clear();
 }
 
-mem::Downstream::Done MemoryGate::gated(mem::Downstream::Done done, unsigned bytes) {
+mem::Downstream::Done MemoryGate::gated(Route& route, mem::Downstream::Done done, unsigned bytes) {
   outstanding_++;
-  return [this, generation = generation_, bytes, d = std::move(done)](const unsigned char* data, bool ok) {
+  return [this, generation = generation_, bytes, sm = route.index, request = route.requests++,
+          d = std::move(done)](const unsigned char* data, bool ok) {
     if (generation != generation_) return;
     outstanding_--;
     answers_++;
-    if (!inCycle_) return d(data, ok);
-    heldAnswers_.push_back({generation, d, data ? std::vector<unsigned char>(data, data + bytes) : std::vector<unsigned char>{},
+    if (!holding_) return d(data, ok);
+    heldAnswers_.push_back({generation, sc_core::sc_time_stamp().value(), sm, request, d,
+                            data ? std::vector<unsigned char>(data, data + bytes) : std::vector<unsigned char>{},
                             data != nullptr, ok});
   };
+}
+
+void MemoryGate::beginCycle() {
+  handOver();
+  holding_ = inCycle_ = true;
+}
+
+void MemoryGate::stopHolding() {
+  holding_ = false;
+  handOver();
+}
+
+void MemoryGate::handOver() {
+  if (heldAnswers_.empty()) return;
+  std::vector<HeldAnswer> answers;
+  answers.swap(heldAnswers_);
+  // (Arrivals are mostly in order already: the sort is a pass over them.)
+  std::stable_sort(answers.begin(), answers.end(), [](const HeldAnswer& a, const HeldAnswer& b) {
+    return a.time != b.time ? a.time < b.time : a.sm != b.sm ? a.sm < b.sm : a.request < b.request;
+  });
+  for (HeldAnswer& a : answers)
+    if (a.generation == generation_) a.done(a.hasData ? a.data.data() : nullptr, a.ok);
 }
 
 void MemoryGate::endCycle() {
@@ -35,17 +66,12 @@ void MemoryGate::endCycle() {
       held.swap(r->held);
       for (HeldRequest& q : held) r->send(q);
     }
-  anyHeld_ = inCycle_ = false;
-  if (heldAnswers_.empty()) return;
-  std::vector<HeldAnswer> answers;
-  answers.swap(heldAnswers_);
-  for (HeldAnswer& a : answers)
-    if (a.generation == generation_) a.done(a.hasData ? a.data.data() : nullptr, a.ok);
+  anyHeld_ = inCycle_ = false;  // (answers stay held until the next cycle begins)
 }
 
 // A request is counted as owed when made, held or not.
 void MemoryGate::Route::read(std::uint64_t address, unsigned size, Done done) {
-  Done d = gate_.gated(std::move(done), size);
+  Done d = gate_.gated(*this, std::move(done), size);
   if (gate_.inCycle_)
     return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Read, address, size, {}, {}, isa::Op{}, {}, std::move(d)});
   down_.read(address, size, std::move(d));
@@ -53,7 +79,7 @@ void MemoryGate::Route::read(std::uint64_t address, unsigned size, Done done) {
 
 void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
                               const unsigned char* byte_enable, unsigned size, Done done) {
-  Done d = gate_.gated(std::move(done), 0);
+  Done d = gate_.gated(*this, std::move(done), 0);
   if (gate_.inCycle_)
     return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Write, address, size, std::vector<unsigned char>(data, data + size),
                            byte_enable ? std::vector<unsigned char>(byte_enable, byte_enable + size)
@@ -63,7 +89,7 @@ void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
 }
 
 void MemoryGate::Route::atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) {
-  Done d = gate_.gated(std::move(done), 4 * ops.count);
+  Done d = gate_.gated(*this, std::move(done), 4 * ops.count);
   if (gate_.inCycle_)
     return gate_.anyHeld_ = true, held.push_back({HeldRequest::Kind::Atomic, address, 0, {}, {}, op, ops, std::move(d)});
   down_.atomic(address, op, ops, std::move(d));

@@ -106,4 +106,17 @@ TEST(MemoryGate, AnswersAtDifferentTimesKeepTimeOrder) {
   EXPECT_EQ(top.r.seen, (std::vector<std::string>{"B", "C", "A"}));
 }
 
+// A stopped gate (no kernel running: Gpu::finish) hands over what it holds, and then every
+// answer as it comes.
+TEST(MemoryGate, StoppedGateHandsOverAtOnce) {
+  Rig r;
+  r.twoReads();
+  r.answer(1);
+  EXPECT_TRUE(r.seen.empty());
+  r.gate.stopHolding();
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"B"}));
+  r.answer(0);
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"B", "A"}));
+}
+
 }  // namespace
