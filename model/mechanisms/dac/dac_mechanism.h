@@ -95,12 +95,14 @@ class DacMechanism final : public sm::SmMechanism {
   // The tags the warp's registers will hold once what its I-buffer holds has issued.
   WarpTags tagsAtFetch(int slot) const;
   // The oracle: the warp leads the qualifying instances of the run from its fetch PC that no
-  // warp of its block leads yet.
+  // warp of its block leads yet. Called only when that run is not decided yet (claimed()).
   void claimAhead(int slot);
+  bool claimed(const Warp& dw, uint32_t fetchPc) const { return dw.claimedEnd != 0 && fetchPc < dw.claimedEnd; }
   // Records that the warp leads the instance (it executes it; the other warps skip it).
   bool lead(int slot, uint32_t pc, size_t idx, uint32_t instance, Tag kind);
 
   sm::SmContext& sm_;
+  std::vector<uint8_t> removable_;           // by instruction index: removableOp, for the launch
   std::vector<Warp> warps_;                  // by slot
   std::vector<std::optional<Block>> blocks_;  // by block slot
   uint64_t leadUniform_ = 0, leadAffine_ = 0, removedUniform_ = 0, removedAffine_ = 0;
