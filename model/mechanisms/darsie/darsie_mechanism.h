@@ -51,11 +51,14 @@ class DarsieMechanism final : public sm::SmMechanism {
   bool mustDecide(const sm::WarpSlot& w, int slot) const;  // fetch must not fetch its PC yet
   void probe(int slot, int& skips);
   void park(int slot, DarsieWarp::Park kind, uint32_t pc);
+  // The waits of the warps in `waiting` (word wd of DarsieState::parkedWb) this cycle.
+  void countLeaderWbWaits(size_t wd, uint64_t waiting);
   // The warp's state changed in a way the skipper must look at again (a wait may have ended).
   void touch(int slot) {
     const uint64_t m = uint64_t{1} << (slot % 64);
     d_.cand[static_cast<size_t>(slot) / 64] |= m;
     d_.parked[static_cast<size_t>(slot) / 64] &= ~m;
+    d_.parkedWb[static_cast<size_t>(slot) / 64] &= ~m;
   }
   void followPath(int slot, const sm::IBufferEntry& e, bool diverged);
   void tryReleaseBranch(int blockSlot);

@@ -5,6 +5,7 @@
 // (renaming, versions, load rules, barriers).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -91,6 +92,13 @@ struct DarsieState {
   // the same wait without probing again.
   std::vector<uint64_t> cand, parked;
   uint64_t epoch = 0;
+  // Of the parked warps, those waiting for LeaderWB at the current epoch (a bump clears it): the
+  // skipper counts their waits a run of them at a time instead of visiting each.
+  std::vector<uint64_t> parkedWb;
+  void bumpEpoch() {
+    epoch++;
+    std::fill(parkedWb.begin(), parkedWb.end(), 0);
+  }
   uint64_t liveEntries = 0;                      // skip-table entries in use, all blocks
   // statistics
   uint64_t skipped = 0, skippedUniform = 0, skippedAffine = 0, skippedUnstructured = 0;
