@@ -111,10 +111,8 @@ uint32_t DacMechanism::fetchInstance(int slot, uint32_t pc) const {
   return n;
 }
 
-bool DacMechanism::skippable(int slot) const {
+bool DacMechanism::ledByOther(int slot, size_t idx) const {
   const sm::WarpSlot& w = sm_.warps[static_cast<size_t>(slot)];
-  const size_t idx = isa::Kernel::indexOf(w.fetchPc);
-  if (idx >= removable_.size() || !removable_[idx]) return false;
   const Block& blk = *blocks_[static_cast<size_t>(w.block)];
   if (blk.records.empty() || !eligible(slot, true)) return false;
   const auto it = blk.records.find(key(idx, fetchInstance(slot, w.fetchPc)));

@@ -85,7 +85,12 @@ class DacMechanism final : public sm::SmMechanism {
   bool eligible(int slot, bool atFetch = false) const;
   static bool rejoinsBefore(const sm::WarpSlot& w, uint32_t pc);
   // The warp's fetch PC is an instance a leader of its block executed as uniform or affine.
-  bool skippable(int slot) const;
+  // (The test most warps fail inline: the call itself cost more than it.)
+  bool skippable(int slot) const {
+    const size_t idx = isa::Kernel::indexOf(sm_.warps[static_cast<size_t>(slot)].fetchPc);
+    return idx < removable_.size() && removable_[idx] && ledByOther(slot, idx);
+  }
+  bool ledByOther(int slot, size_t idx) const;  // the rest of skippable()
   // The instance of the instruction at `pc` the warp reaches next after its I-buffer's entries.
   uint32_t fetchInstance(int slot, uint32_t pc) const;
   void pass(int slot, size_t idx, uint32_t instance);  // the warp passed that instance
