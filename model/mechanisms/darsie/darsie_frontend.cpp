@@ -188,17 +188,27 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
         d.cand[wd] &= ~m;  // nothing to decide until the warp is woken or changed
         continue;
       }
-      if (port(w.fetchPc)) probe(static_cast<int>(slot), skips);
+      if (!port(w.fetchPc)) continue;
+      switch (waitsAgain(w, dw)) {  // (what probe() would do, without its lookup)
+        case Wait::Sync: d.freelistWait++; break;
+        case Wait::LeaderWB:
+          d.leaderWbWaits++;
+          sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
+          park(static_cast<int>(slot), DarsieWarp::Park::LeaderWB, w.fetchPc, dw.parkEntry);
+          break;
+        case Wait::None: probe(static_cast<int>(slot), skips); break;
+      }
     }
   }
   d.rr = (d.rr + 1) % n;
 }
 
 // The probe waited and will wait again until the warp or the table changes.
-void DarsieMechanism::park(int slot, DarsieWarp::Park kind, uint32_t pc) {
+void DarsieMechanism::park(int slot, DarsieWarp::Park kind, uint32_t pc, int entry) {
   DarsieWarp& dw = d_.warps[slot];
   dw.parkKind = kind;
   dw.parkPc = pc;
+  if (entry >= 0) dw.parkEntry = entry;
   dw.parkEpoch = d_.epoch;
   const uint64_t m = uint64_t{1} << (slot % 64);
   d_.parked[static_cast<size_t>(slot) / 64] |= m;
@@ -249,6 +259,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
       x.waiting |= bit;
       if (((x.arrived | x.waiting) & db.majority) != db.majority) {
         d.freelistWait++;
+        dw.parkEntry = e;  // (no parking: waitsAgain() checks the entry)
         return;
       }
     }
@@ -256,7 +267,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
       d.leaderWbWaits++;
       sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, slot);
       // (At a synchronization point the wait depends on other warps' arrivals: no parking.)
-      if (!x.sync) park(slot, DarsieWarp::Park::LeaderWB, pc);
+      if (!x.sync) park(slot, DarsieWarp::Park::LeaderWB, pc, e);
       return;
     }
     if (skips >= sm_.cfg.darsie.skips_per_cycle) return;

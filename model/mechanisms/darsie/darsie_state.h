@@ -52,6 +52,7 @@ struct DarsieWarp {
   enum class Park : uint8_t { LeaderWB, Lap } parkKind = Park::LeaderWB;
   uint32_t parkPc = 0;
   uint64_t parkEpoch = 0;
+  int parkEntry = -1;  // the entry a LeaderWB wait was for (a guess once the wait is over)
   // A TB-redundant load the warp executes itself because a store or atomic cleared its entry
   // (Sec. 4.4): the leader's version (held by a reference of its own) is compared with the
   // warp's value once both have written back (docs/darsie.md, "Loads"). Younger skips wait for
