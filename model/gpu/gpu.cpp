@@ -296,6 +296,7 @@ bool Gpu::afterCycle(sm::GridEngine::State st) {
 }
 
 void Gpu::finish(model::ErrorCode code, const std::string& error) {
+  gate_.stopHolding();  // what came in the last cycle, and answers from now on as they come
   if (code == model::ErrorCode::None)
     log_.debug("kernel {} finished at {:g} ns after {} cycles", name_, nanoseconds(), lastCycles_);
   else  // the host reads the error, the command line prints it: info, not a second message by default

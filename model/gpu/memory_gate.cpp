@@ -1,16 +1,23 @@
 #include "model/gpu/memory_gate.h"
 
+#include <algorithm>
 #include <utility>
+
+#include <systemc>
 
 namespace simtlm::gpu {
 
 MemoryGate::MemoryGate(const std::vector<mem::Downstream*>& downs) {
-  for (mem::Downstream* d : downs) routes_.push_back(std::make_unique<Route>(*this, *d));
+  for (mem::Downstream* d : downs) {
+    routes_.push_back(std::make_unique<Route>(*this, *d));
+    routes_.back()->index = static_cast<std::uint32_t>(routes_.size() - 1);
+  }
 }
 
 void MemoryGate::dropAnswers() {
   generation_++;
   heldAnswers_.clear();
+  holding_ = false;  // (no kernel runs until the next beginCycle)
   for (auto& r : routes_) {
     r->held.clear();
     r->owed = 0;
@@ -23,17 +30,41 @@ std::uint64_t MemoryGate::outstanding() const {
   return n;
 }
 
-// Called on the route's SM's thread; the answer comes on the caller's (endCycle, or outside a cycle).
+// Called on the route's SM's thread (sim.threads); the answer comes on the caller's.
 mem::Downstream::Done MemoryGate::gated(Route& route, mem::Downstream::Done done, unsigned bytes) {
   route.owed++;
-  return [this, &route, generation = generation_, bytes, d = std::move(done)](const unsigned char* data, bool ok) {
+  return [this, &route, generation = generation_, bytes, sm = route.index, request = route.requests++,
+          d = std::move(done)](const unsigned char* data, bool ok) {
     if (generation != generation_) return;
     route.owed--;
     answers_++;
-    if (!inCycle_) return d(data, ok);
-    heldAnswers_.push_back({generation, d, data ? std::vector<unsigned char>(data, data + bytes) : std::vector<unsigned char>{},
+    if (!holding_) return d(data, ok);
+    heldAnswers_.push_back({generation, sc_core::sc_time_stamp().value(), sm, request, d,
+                            data ? std::vector<unsigned char>(data, data + bytes) : std::vector<unsigned char>{},
                             data != nullptr, ok});
   };
+}
+
+void MemoryGate::beginCycle() {
+  handOver();
+  holding_ = inCycle_ = true;
+}
+
+void MemoryGate::stopHolding() {
+  holding_ = false;
+  handOver();
+}
+
+void MemoryGate::handOver() {
+  if (heldAnswers_.empty()) return;
+  std::vector<HeldAnswer> answers;
+  answers.swap(heldAnswers_);
+  // (Arrivals are mostly in order already: the sort is a pass over them.)
+  std::stable_sort(answers.begin(), answers.end(), [](const HeldAnswer& a, const HeldAnswer& b) {
+    return a.time != b.time ? a.time < b.time : a.sm != b.sm ? a.sm < b.sm : a.request < b.request;
+  });
+  for (HeldAnswer& a : answers)
+    if (a.generation == generation_) a.done(a.hasData ? a.data.data() : nullptr, a.ok);
 }
 
 void MemoryGate::endCycle() {
@@ -43,12 +74,7 @@ void MemoryGate::endCycle() {
     for (HeldRequest& q : sending_) r->send(q);
     sending_.clear();  // (its storage kept for the next cycle)
   }
-  inCycle_ = false;
-  if (heldAnswers_.empty()) return;
-  std::vector<HeldAnswer> answers;
-  answers.swap(heldAnswers_);
-  for (HeldAnswer& a : answers)
-    if (a.generation == generation_) a.done(a.hasData ? a.data.data() : nullptr, a.ok);
+  inCycle_ = false;  // (answers stay held until the next cycle begins)
 }
 
 // A request is counted as owed when made, held or not.

@@ -7,14 +7,19 @@
 // watchdog (sm::MemoryActivity).
 //
 // It also fixes what a cycle of the SMs sees of memory, whichever way the units are scheduled
-// (docs/timing-model.md): between beginCycle() and endCycle() answers are held and handed over
-// at endCycle() in arrival order, so a unit sees an answer in the first cycle that starts after
-// it arrived, in whichever delta cycle of the current one it came. Requests are held as well and
-// sent at endCycle() in SM order, each SM's in the order its units made them, whatever order the
-// units ran in (systemc: the units of all SMs interleaved, one unit per delta cycle; sequential:
-// SM after SM in alternating directions, or the SMs on several host threads, sim.threads).
-// Within a cycle a route touches only its own state, so SMs on different threads may use their
-// routes at once; answers and the sending happen at endCycle(), on the caller's thread.
+// (docs/timing-model.md): from the first beginCycle() on, answers are held and handed over at
+// the next beginCycle(), so a unit sees an answer in the first cycle that starts after it
+// arrived, in whichever delta cycle of the current one (or between two cycles) it came. They are
+// handed over in the order of their arrival time and, among those that arrived at the same
+// simulated time, each SM's in the order its requests were made: the order of same-time
+// arrivals is the SystemC kernel's (its event queue's, which the scheduling's own processes and
+// events change), not the model's. Requests are held as well and sent at endCycle() in SM order,
+// each SM's in the order its units made them, whatever order the units ran in (systemc: the
+// units of all SMs interleaved, one unit per delta cycle; sequential: SM after SM in alternating
+// directions, or the SMs on several host threads, sim.threads). stopHolding() (no kernel running)
+// hands over what is held, and later answers as they come. Within a cycle a route touches only
+// its own state, so SMs on different threads may use their routes at once; answers and the
+// sending happen on the caller's thread, outside the SMs' part of the cycle.
 #pragma once
 
 #include <cstdint>
@@ -38,8 +43,9 @@ class MemoryGate : public sm::MemoryActivity {
   std::uint64_t answers() const override { return answers_; }
   std::uint64_t outstanding() const override;
 
-  void beginCycle() { inCycle_ = true; }
+  void beginCycle();
   void endCycle();
+  void stopHolding();
 
  private:
   struct HeldRequest {
@@ -60,7 +66,9 @@ class MemoryGate : public sm::MemoryActivity {
     void atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) override;
     void send(HeldRequest& r);
     std::vector<HeldRequest> held;
-    std::uint64_t owed = 0;  // requests made through this route and not answered yet
+    std::uint32_t index = 0;       // the SM
+    std::uint64_t requests = 0;    // requests made so far (an answer's place among same-time ones)
+    std::uint64_t owed = 0;        // requests made through this route and not answered yet
 
    private:
     MemoryGate& gate_;
@@ -68,17 +76,22 @@ class MemoryGate : public sm::MemoryActivity {
   };
   struct HeldAnswer {
     std::uint64_t generation;
+    std::uint64_t time;  // arrival (sc_time value)
+    std::uint32_t sm;
+    std::uint64_t request;  // Route::requests when it was made
     mem::Downstream::Done done;
     std::vector<unsigned char> data;
     bool hasData, ok;
   };
   // `bytes`: how many bytes the answer's data has (copied when the answer is held).
   mem::Downstream::Done gated(Route& route, mem::Downstream::Done done, unsigned bytes);
+  void handOver();  // the held answers, in order
   std::vector<std::unique_ptr<Route>> routes_;
   std::vector<HeldAnswer> heldAnswers_;
   std::vector<HeldRequest> sending_;  // endCycle: one route's held requests while they are sent
   std::uint64_t generation_ = 0, answers_ = 0;
   bool inCycle_ = false;
+  bool holding_ = false;                     // answers are held (beginCycle .. stopHolding)
 };
 
 }  // namespace simtlm::gpu

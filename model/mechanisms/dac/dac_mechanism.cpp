@@ -63,6 +63,9 @@ DacMechanism::DacMechanism(sm::SmContext& sm, stats::Registry& stats) : sm_(sm) 
 
 void DacMechanism::kernelStarted() {
   warps_.assign(sm_.warps.size(), Warp{});
+  const isa::Kernel& k = *sm_.image.kernel;
+  removable_.resize(k.size());
+  for (size_t i = 0; i < k.size(); ++i) removable_[i] = removableOp(k.instrs[i]);
   blocks_.clear();
   blocks_.resize(sm_.blocks.size());
 }
@@ -108,11 +111,10 @@ uint32_t DacMechanism::fetchInstance(int slot, uint32_t pc) const {
   return n;
 }
 
-bool DacMechanism::skippable(int slot) const {
+bool DacMechanism::ledByOther(int slot, size_t idx) const {
   const sm::WarpSlot& w = sm_.warps[static_cast<size_t>(slot)];
-  const size_t idx = isa::Kernel::indexOf(w.fetchPc);
-  if (idx >= sm_.image.kernel->size() || !removableOp(sm_.image.kernel->instrs[idx]) || !eligible(slot, true)) return false;
   const Block& blk = *blocks_[static_cast<size_t>(w.block)];
+  if (blk.records.empty() || !eligible(slot, true)) return false;
   const auto it = blk.records.find(key(idx, fetchInstance(slot, w.fetchPc)));
   return it != blk.records.end() && it->second.leader != slot;
 }
@@ -145,8 +147,7 @@ bool DacMechanism::lead(int slot, uint32_t pc, size_t idx, uint32_t instance, Ta
 void DacMechanism::claimAhead(int slot) {
   const sm::WarpSlot& w = sm_.warps[static_cast<size_t>(slot)];
   Warp& dw = warps_[static_cast<size_t>(slot)];
-  if (dw.claimedEnd != 0 && w.fetchPc < dw.claimedEnd) return;
-  if (!eligible(slot, true)) return;
+  if (claimed(dw, w.fetchPc) || !eligible(slot, true)) return;
   WarpTags t = tagsAtFetch(slot);
   const Block& blk = *blocks_[static_cast<size_t>(w.block)];
   uint32_t pc = w.fetchPc;
@@ -156,7 +157,7 @@ void DacMechanism::claimAhead(int slot) {
     const isa::Instr& in = sm_.image.kernel->instrs[idx];
     const Tag tag = predictTag(in, t, true);
     writeTag(in, tag, t);
-    if (removableOp(in) && tag != Tag::Generic) {
+    if (removable_[idx] && tag != Tag::Generic) {
       const uint32_t instance = fetchInstance(slot, pc);
       if (blk.records.count(key(idx, instance)) == 0 && lead(slot, pc, idx, instance, tag)) decidedAtFetch_++;
     }
@@ -169,8 +170,8 @@ void DacMechanism::claimAhead(int slot) {
 // delivered this cycle): the warp leads what it fetches first.
 void DacMechanism::delivered(int slot, sm::IBufferEntry& entry) {
   const isa::Instr& in = entry.instr;
-  if (!removableOp(in) || !eligible(slot, true)) return;
   const size_t idx = isa::Kernel::indexOf(entry.pc);
+  if (!removable_[idx] || !eligible(slot, true)) return;
   const uint32_t instance = fetchInstance(slot, entry.pc);
   const Block& blk = *blocks_[static_cast<size_t>(sm_.warps[static_cast<size_t>(slot)].block)];
   if (blk.records.count(key(idx, instance)) > 0) return;
@@ -203,7 +204,7 @@ void DacMechanism::beforeFetch(uint64_t cycle) {
       w.fetchPc += 8;
       pushed++;
     }
-    claimAhead(static_cast<int>(slot));
+    if (!claimed(warps_[slot], w.fetchPc)) claimAhead(static_cast<int>(slot));  // (the call costs)
     if (pushed == 0) continue;
     sm_.event();
     sm_.wake(static_cast<int>(slot));
@@ -280,7 +281,7 @@ void DacMechanism::issuing(int slot, const sm::IBufferEntry& e, uint32_t exec) {
     if (it->second.leader != slot) followerExecs_++;
     else if (it->second.kind == tag) leads = true;
     else leaderMismatches_++;
-  } else if (whole && removableOp(in) && tag != Tag::Generic) {
+  } else if (whole && removable_[idx] && tag != Tag::Generic) {
     // Not decided at fetch: the block's other warps may skip this instance from now on.
     leads = lead(slot, e.pc, idx, instance, tag);
     (leads ? decidedAtIssue_ : recordsFull_)++;

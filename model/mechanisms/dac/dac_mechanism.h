@@ -85,7 +85,12 @@ class DacMechanism final : public sm::SmMechanism {
   bool eligible(int slot, bool atFetch = false) const;
   static bool rejoinsBefore(const sm::WarpSlot& w, uint32_t pc);
   // The warp's fetch PC is an instance a leader of its block executed as uniform or affine.
-  bool skippable(int slot) const;
+  // (The test most warps fail inline: the call itself cost more than it.)
+  bool skippable(int slot) const {
+    const size_t idx = isa::Kernel::indexOf(sm_.warps[static_cast<size_t>(slot)].fetchPc);
+    return idx < removable_.size() && removable_[idx] && ledByOther(slot, idx);
+  }
+  bool ledByOther(int slot, size_t idx) const;  // the rest of skippable()
   // The instance of the instruction at `pc` the warp reaches next after its I-buffer's entries.
   uint32_t fetchInstance(int slot, uint32_t pc) const;
   void pass(int slot, size_t idx, uint32_t instance);  // the warp passed that instance
@@ -95,12 +100,14 @@ class DacMechanism final : public sm::SmMechanism {
   // The tags the warp's registers will hold once what its I-buffer holds has issued.
   WarpTags tagsAtFetch(int slot) const;
   // The oracle: the warp leads the qualifying instances of the run from its fetch PC that no
-  // warp of its block leads yet.
+  // warp of its block leads yet. Called only when that run is not decided yet (claimed()).
   void claimAhead(int slot);
+  bool claimed(const Warp& dw, uint32_t fetchPc) const { return dw.claimedEnd != 0 && fetchPc < dw.claimedEnd; }
   // Records that the warp leads the instance (it executes it; the other warps skip it).
   bool lead(int slot, uint32_t pc, size_t idx, uint32_t instance, Tag kind);
 
   sm::SmContext& sm_;
+  std::vector<uint8_t> removable_;           // by instruction index: removableOp, for the launch
   std::vector<Warp> warps_;                  // by slot
   std::vector<std::optional<Block>> blocks_;  // by block slot
   uint64_t leadUniform_ = 0, leadAffine_ = 0, removedUniform_ = 0, removedAffine_ = 0;

@@ -51,7 +51,8 @@ void DarsieMechanism::kernelStarted() {
   d.blocks.resize(sm_.blocks.size());
   d.cand.assign((sm_.warps.size() + 63) / 64, ~uint64_t{0});
   d.parked.assign(d.cand.size(), 0);
-  d.epoch++;
+  d.parkedWb.assign(d.cand.size(), 0);
+  d.bumpEpoch();
   // Rename registers per block (Sec. 4.3.1): up to darsie.rename_regs, fewer when that would
   // lower the number of resident blocks the baseline reaches.
   const uint64_t wpb = (sm_.image.launch.block.count() + W - 1) / W;
@@ -92,13 +93,14 @@ void DarsieMechanism::blockRetired(int b) {
   d_.retiredTaken += d_.blocks[b]->pool.versionsCreated();
   d_.retiredReleased += d_.blocks[b]->pool.versionsReleased();
   d_.blocks[b].reset();
-  d_.epoch++;
+  d_.bumpEpoch();
 }
 
 void DarsieMechanism::woken(int slot) {
   if (slot >= 0) return touch(slot);
   std::fill(d_.cand.begin(), d_.cand.end(), ~uint64_t{0});
   std::fill(d_.parked.begin(), d_.parked.end(), 0);
+  std::fill(d_.parkedWb.begin(), d_.parkedWb.end(), 0);
 }
 
 // Full warps without divergence or exited lanes may lead and follow (Sec. 4.5, rule 2).
@@ -152,7 +154,15 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
     // (Bits are read again at every step: a probe may make a later warp a candidate.)
     for (unsigned slot = lo; slot < hi; ++slot) {
       const size_t wd = slot / 64;
-      const uint64_t bits = d.cand[wd] & (~uint64_t{0} << (slot % 64));
+      const uint64_t cand = d.cand[wd] & (~uint64_t{0} << (slot % 64));
+      const uint64_t bits = cand & ~d.parkedWb[wd];
+      // The warps waiting for LeaderWB before the next one to visit (and before hi) wait again:
+      // counted as a run (a probe that bumps the epoch makes the later ones candidates again).
+      if (const uint64_t waiting = cand & d.parkedWb[wd]) {
+        uint64_t before = bits ? (bits & (~bits + 1)) - 1 : ~uint64_t{0};
+        if (hi - wd * 64 < 64) before &= (uint64_t{1} << (hi - wd * 64)) - 1;
+        if (waiting & before) countLeaderWbWaits(wd, waiting & before);
+      }
       if (!bits) {
         slot = static_cast<unsigned>(wd * 64 + 63);
         continue;
@@ -178,19 +188,39 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
         d.cand[wd] &= ~m;  // nothing to decide until the warp is woken or changed
         continue;
       }
-      if (port(w.fetchPc)) probe(static_cast<int>(slot), skips);
+      if (!port(w.fetchPc)) continue;
+      switch (waitsAgain(w, dw)) {  // (what probe() would do, without its lookup)
+        case Wait::Sync: d.freelistWait++; break;
+        case Wait::LeaderWB:
+          d.leaderWbWaits++;
+          sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
+          park(static_cast<int>(slot), DarsieWarp::Park::LeaderWB, w.fetchPc, dw.parkEntry);
+          break;
+        case Wait::None: probe(static_cast<int>(slot), skips); break;
+      }
     }
   }
   d.rr = (d.rr + 1) % n;
 }
 
 // The probe waited and will wait again until the warp or the table changes.
-void DarsieMechanism::park(int slot, DarsieWarp::Park kind, uint32_t pc) {
+void DarsieMechanism::park(int slot, DarsieWarp::Park kind, uint32_t pc, int entry) {
   DarsieWarp& dw = d_.warps[slot];
   dw.parkKind = kind;
   dw.parkPc = pc;
+  if (entry >= 0) dw.parkEntry = entry;
   dw.parkEpoch = d_.epoch;
-  d_.parked[static_cast<size_t>(slot) / 64] |= uint64_t{1} << (slot % 64);
+  const uint64_t m = uint64_t{1} << (slot % 64);
+  d_.parked[static_cast<size_t>(slot) / 64] |= m;
+  if (kind == DarsieWarp::Park::LeaderWB) d_.parkedWb[static_cast<size_t>(slot) / 64] |= m;
+  else d_.parkedWb[static_cast<size_t>(slot) / 64] &= ~m;
+}
+
+void DarsieMechanism::countLeaderWbWaits(size_t wd, uint64_t waiting) {
+  d_.leaderWbWaits += static_cast<uint64_t>(__builtin_popcountll(waiting));
+  if (!sm_.observer) return;
+  for (; waiting; waiting &= waiting - 1)
+    sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(wd * 64 + static_cast<size_t>(__builtin_ctzll(waiting))));
 }
 
 // The PC skip table is probed for the warp's fetch PC (Sec. 4.3.5).
@@ -229,6 +259,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
       x.waiting |= bit;
       if (((x.arrived | x.waiting) & db.majority) != db.majority) {
         d.freelistWait++;
+        dw.parkEntry = e;  // (no parking: waitsAgain() checks the entry)
         return;
       }
     }
@@ -236,7 +267,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
       d.leaderWbWaits++;
       sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, slot);
       // (At a synchronization point the wait depends on other warps' arrivals: no parking.)
-      if (!x.sync) park(slot, DarsieWarp::Park::LeaderWB, pc);
+      if (!x.sync) park(slot, DarsieWarp::Park::LeaderWB, pc, e);
       return;
     }
     if (skips >= sm_.cfg.darsie.skips_per_cycle) return;
@@ -263,7 +294,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
   if (s < 0 && (s = db.table.evictable()) >= 0) {
     db.pool.release(db.table[s].phys);
     db.table[s] = SkipEntry{};
-    d.epoch++;
+    d.bumpEpoch();
     d.evictions++;
     d.liveEntries--;
   }
@@ -293,7 +324,7 @@ void DarsieMechanism::probe(int slot, int& skips) {
   d.elections++;
   sm_.report(sm::MechanismEvent::Instant, "leader", slot);
   d.liveEntries++;
-  d.epoch++;
+  d.bumpEpoch();
   d.occupancyMax = std::max(d.occupancyMax, static_cast<uint64_t>(db.table.occupancy()));
   decide(s);
 }

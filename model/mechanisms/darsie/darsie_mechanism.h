@@ -50,12 +50,31 @@ class DarsieMechanism final : public sm::SmMechanism {
   bool eligible(const sm::WarpSlot& w) const;
   bool mustDecide(const sm::WarpSlot& w, int slot) const;  // fetch must not fetch its PC yet
   void probe(int slot, int& skips);
-  void park(int slot, DarsieWarp::Park kind, uint32_t pc);
+  void park(int slot, DarsieWarp::Park kind, uint32_t pc, int entry = -1);
+  // What probe() would find the warp waiting for again, on the entry of its last wait
+  // (DarsieWarp::parkEntry): that entry is the live one for its fetch PC (one per PC), at its
+  // position, not passed by it, not cleared, and either a synchronization point the warp waits
+  // at that not every majority warp reached, or not written back. The skipper then counts the
+  // wait without the table lookup (Wait::None: probe).
+  enum class Wait : uint8_t { None, Sync, LeaderWB };
+  Wait waitsAgain(const sm::WarpSlot& w, const DarsieWarp& dw) const {
+    if (dw.parkEntry < 0 || d_.earlySkip) return Wait::None;
+    const DarsieBlock& db = *d_.blocks[w.block];
+    const SkipEntry& x = db.table[dw.parkEntry];
+    const uint64_t bit = bitOf(w.indexInBlock);
+    if (!x.valid || x.stale || x.pc != w.fetchPc || x.instance != dw.fetchPos || (x.arrived & bit) || x.invalid)
+      return Wait::None;
+    if (x.sync) return (x.waiting & bit) && ((x.arrived | x.waiting) & db.majority) != db.majority ? Wait::Sync : Wait::None;
+    return x.leaderWB ? Wait::None : Wait::LeaderWB;
+  }
+  // The waits of the warps in `waiting` (word wd of DarsieState::parkedWb) this cycle.
+  void countLeaderWbWaits(size_t wd, uint64_t waiting);
   // The warp's state changed in a way the skipper must look at again (a wait may have ended).
   void touch(int slot) {
     const uint64_t m = uint64_t{1} << (slot % 64);
     d_.cand[static_cast<size_t>(slot) / 64] |= m;
     d_.parked[static_cast<size_t>(slot) / 64] &= ~m;
+    d_.parkedWb[static_cast<size_t>(slot) / 64] &= ~m;
   }
   void followPath(int slot, const sm::IBufferEntry& e, bool diverged);
   void tryReleaseBranch(int blockSlot);

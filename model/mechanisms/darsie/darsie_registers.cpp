@@ -82,7 +82,7 @@ void DarsieMechanism::written(int slot, const isa::Instr& in) {
   DarsieBlock& db = *d.blocks[w.block];
   SkipEntry& x = db.table[entry];
   x.leaderWB = true;
-  d.epoch++;  // its followers' waits end
+  d.bumpEpoch();  // its followers' waits end
   x.kind = classify(db.pool.row(x.phys), w.ctx->lanes());
   const int phys = x.phys;  // (finishing a check or a leave may sweep the entry)
   const uint64_t holders = std::exchange(x.earlyHolders, 0);
@@ -149,7 +149,7 @@ void DarsieMechanism::clearLoadEntries(int slot, const isa::OpInfo& oi) {
         }
         t[i].invalid = true;
         changed = true;
-        d.epoch++;
+        d.bumpEpoch();
         d.invalidByStore++;
       }
     if (changed) wakeBlock(b);
@@ -163,7 +163,7 @@ void DarsieMechanism::clearLoadEntries(int slot, const isa::OpInfo& oi) {
         if (t[i].valid && t[i].isGlobalLoad && !t[i].invalid) {
           t[i].invalid = true;
           changed = true;
-          d.epoch++;
+          d.bumpEpoch();
           d.invalidByAtomic++;
         }
       if (changed) wakeBlock(static_cast<int>(b));
@@ -267,7 +267,7 @@ void DarsieMechanism::sweep(int b) {
     if (!x.stale && (x.arrived & db.majority) != db.majority) continue;
     db.pool.release(x.phys);
     x = SkipEntry{};
-    d_.epoch++;
+    d_.bumpEpoch();
     d_.liveEntries--;
   }
 }
@@ -333,7 +333,7 @@ void DarsieMechanism::barrierReleased(sm::BlockSlot& b) {
   }
   for (int i = 0; i < db.table.size(); ++i)
     if (db.table[i].valid) db.table[i].stale = true;
-  d.epoch++;
+  d.bumpEpoch();
   db.decided.clear();
   db.forgotten = 0;
   sweep(bs);

@@ -5,6 +5,7 @@
 // (renaming, versions, load rules, barriers).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -51,6 +52,7 @@ struct DarsieWarp {
   enum class Park : uint8_t { LeaderWB, Lap } parkKind = Park::LeaderWB;
   uint32_t parkPc = 0;
   uint64_t parkEpoch = 0;
+  int parkEntry = -1;  // the entry a LeaderWB wait was for (a guess once the wait is over)
   // A TB-redundant load the warp executes itself because a store or atomic cleared its entry
   // (Sec. 4.4): the leader's version (held by a reference of its own) is compared with the
   // warp's value once both have written back (docs/darsie.md, "Loads"). Younger skips wait for
@@ -91,6 +93,13 @@ struct DarsieState {
   // the same wait without probing again.
   std::vector<uint64_t> cand, parked;
   uint64_t epoch = 0;
+  // Of the parked warps, those waiting for LeaderWB at the current epoch (a bump clears it): the
+  // skipper counts their waits a run of them at a time instead of visiting each.
+  std::vector<uint64_t> parkedWb;
+  void bumpEpoch() {
+    epoch++;
+    std::fill(parkedWb.begin(), parkedWb.end(), 0);
+  }
   uint64_t liveEntries = 0;                      // skip-table entries in use, all blocks
   // statistics
   uint64_t skipped = 0, skippedUniform = 0, skippedAffine = 0, skippedUnstructured = 0;

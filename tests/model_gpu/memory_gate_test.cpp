@@ -1,0 +1,122 @@
+// The memory gate (model/gpu/memory_gate.h): what a cycle of the SMs sees of memory must not
+// depend on the order in which the SystemC kernel runs the memory side's processes. Answers to
+// one SM that arrive at the same simulated time come in an order the kernel picks (its event
+// queue's, which the SM scheduling changes: sm.scheduling=systemc adds processes and events), so
+// the gate hands them over in the order their requests were made. Found on floydwarshall
+// (contract_default.floydwarshall): two loads of sm1 answered at the same time, in opposite
+// orders under the two schedulings, issued their dependants in opposite orders.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "model/gpu/memory_gate.h"
+
+using namespace sc_core;
+using namespace simtlm;
+
+namespace {
+
+// A memory that keeps each request's completion for the test to call when it likes.
+struct HeldMemory : mem::Downstream {
+  std::vector<Done> dones;
+  void read(std::uint64_t, unsigned, Done done) override { dones.push_back(std::move(done)); }
+  void write(std::uint64_t, const unsigned char*, const unsigned char*, unsigned, Done done) override {
+    dones.push_back(std::move(done));
+  }
+  void atomic(std::uint64_t, isa::Op, const mem::WordOps&, Done done) override { dones.push_back(std::move(done)); }
+};
+
+struct Rig {
+  HeldMemory sm0, sm1;
+  gpu::MemoryGate gate{{&sm0, &sm1}};
+  std::vector<std::string> seen;  // answers as the SMs' units receive them
+  mem::Downstream::Done note(const std::string& name) {
+    return [this, name](const unsigned char*, bool) { seen.push_back(name); };
+  }
+  // Two reads of SM 0 in one cycle, A then B, sent at the cycle's end.
+  void twoReads() {
+    gate.beginCycle();
+    gate.route(0).read(0x100, 4, note("A"));
+    gate.route(0).read(0x200, 4, note("B"));
+    gate.endCycle();
+    ASSERT_EQ(sm0.dones.size(), 2u);
+  }
+  void answer(int i) {
+    const unsigned char word[4] = {1, 2, 3, 4};
+    sm0.dones.at(static_cast<size_t>(i))(word, true);
+  }
+};
+
+// The sequential scheduling's case: both answers arrive between two cycles, B's first.
+TEST(MemoryGate, SameTimeAnswersBetweenCyclesInRequestOrder) {
+  Rig r;
+  r.twoReads();
+  r.answer(1);
+  r.answer(0);
+  r.gate.beginCycle();  // the next cycle sees both
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"A", "B"}));
+  r.gate.endCycle();
+  EXPECT_EQ(r.gate.answers(), 2u);
+  EXPECT_EQ(r.gate.outstanding(), 0u);
+}
+
+// The systemc scheduling's case: the cycle spans delta cycles, so B's answer comes while it
+// runs (held to its end) and A's, at the same time, after it.
+TEST(MemoryGate, SameTimeAnswersAcrossTheCycleEndInRequestOrder) {
+  Rig r;
+  r.twoReads();
+  r.gate.beginCycle();
+  r.answer(1);
+  EXPECT_TRUE(r.seen.empty()) << "an answer was handed over during the cycle";
+  r.gate.endCycle();
+  r.answer(0);
+  r.gate.beginCycle();
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"A", "B"}));
+  r.gate.endCycle();
+}
+
+// Answers at different times keep their time order (an earlier answer to a younger request
+// first); another SM's answers do not change one SM's order.
+struct Clocked : sc_module {
+  Rig r;
+  SC_HAS_PROCESS(Clocked);
+  explicit Clocked(sc_module_name n) : sc_module(n) { SC_THREAD(run); }
+  void run() {
+    r.twoReads();
+    r.gate.beginCycle();
+    r.gate.route(1).read(0x300, 4, r.note("C"));
+    r.gate.endCycle();
+    wait(1, SC_NS);
+    r.answer(1);  // B at 1 ns
+    r.sm1.dones.at(0)(nullptr, true);  // C at 1 ns
+    wait(1, SC_NS);
+    r.answer(0);  // A at 2 ns, in the same window
+    r.gate.beginCycle();
+    r.gate.endCycle();
+  }
+};
+
+TEST(MemoryGate, AnswersAtDifferentTimesKeepTimeOrder) {
+  Clocked top("top");
+  sc_start();
+  EXPECT_EQ(top.r.seen, (std::vector<std::string>{"B", "C", "A"}));
+}
+
+// A stopped gate (no kernel running: Gpu::finish) hands over what it holds, and then every
+// answer as it comes.
+TEST(MemoryGate, StoppedGateHandsOverAtOnce) {
+  Rig r;
+  r.twoReads();
+  r.answer(1);
+  EXPECT_TRUE(r.seen.empty());
+  r.gate.stopHolding();
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"B"}));
+  r.answer(0);
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"B", "A"}));
+}
+
+}  // namespace
