@@ -227,6 +227,8 @@ int cmdRun(const std::vector<std::string>& args) {
       "config", po::value<std::string>(), "machine configuration instead of the scenario's")(
       "set", po::value<std::vector<std::string>>()->composing(), "override key=value after the scenario's")(
       "json", po::value<std::string>(), "write results as JSON")(
+      "launch-stats", po::value<std::string>()->default_value("gpu"),
+      "per-launch statistics in the JSON: none, gpu (the GPU-wide ones that changed) or all (every counter)")(
       "limit-study", "also run the redundancy limit study in the reference run (limit.* statistics)")(
       "contract", "check the mechanism contract instead of the scenario's checks: every buffer equals the "
                   "interpreter's, issued plus removed warp instructions equal its count");
@@ -241,6 +243,7 @@ int cmdRun(const std::vector<std::string>& args) {
     throw std::invalid_argument("run: '" + file + "' is not a scenario file (.yaml); see docs/scenarios.md");
   const EnergyRequest energy = energyRequestFrom(vm);
   const TimelineRequest timeline = timelineRequestFrom(vm);
+  const scenario::LaunchStats launchStats = scenario::parseLaunchStats(vm["launch-stats"].as<std::string>());
   scenario::Scenario s = scenario::loadScenario(file);
   scenario::Overrides o;
   if (vm.count("mechanism")) o.mechanism = vm["mechanism"].as<std::string>();
@@ -254,7 +257,7 @@ int cmdRun(const std::vector<std::string>& args) {
   checkOutputs(outputsOf(vm, {"json", "power-trace", "timeline"}), inputs);
   scenario::ScenarioResult r = scenario::runScenarioTimed(s, &energy, vm.count("limit-study") > 0, &timeline);
   scenario::printScenarioResult(std::cout, r);
-  if (vm.count("json")) writeJsonAtomically(vm["json"].as<std::string>(), scenario::toJson(r));
+  if (vm.count("json")) scenario::writeJson(vm["json"].as<std::string>(), r, launchStats);
   if (!energy.traceFile.empty()) writeFileAtomically(energy.traceFile, r.powerTrace);
   if (!r.passed) reportFailure(s, r);
   return r.passed ? 0 : 1;

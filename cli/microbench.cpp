@@ -40,7 +40,8 @@ std::string scenarioPath(const microbench::Run& r) { return workloads::dataDir()
 
 void runOne(const microbench::Run& run, const std::vector<std::string>& userArgs, const std::string& json,
             RunResult& out) {
-  std::vector<std::string> a = {"run", scenarioPath(run), "--json", json};
+  // The rows read per-SM statistics of single launches: every launch's statistics in full.
+  std::vector<std::string> a = {"run", scenarioPath(run), "--json", json, "--launch-stats", "all"};
   a.insert(a.end(), userArgs.begin(), userArgs.end());
   for (const auto& kv : run.sets) a.insert(a.end(), {"--set", kv});
   out.child = runSelf(a);

@@ -14,6 +14,10 @@
 namespace simtlm::cli {
 
 void writeFileAtomically(const std::string& path, const std::string& bytes) {
+  writeFileAtomically(path, [&](std::ostream& out) { out << bytes; });
+}
+
+void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
   // A missing folder is made (`--json results/run.json` in a fresh checkout); checkOutputs has
   // already refused a path under a file or an unwritable folder.
   if (const auto dir = std::filesystem::path(path).parent_path(); !dir.empty()) {
@@ -30,7 +34,7 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
     errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw failed(errno ? errno : EIO);
-    out << bytes;
+    write(out);
     out.flush();
     if (!out) throw failed(errno ? errno : EIO);
   }

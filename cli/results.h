@@ -1,6 +1,8 @@
 // Writing results: JSON files written atomically (a partial file never looks complete).
 #pragma once
 
+#include <functional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,9 @@ namespace simtlm::cli {
 void writeJsonAtomically(const std::string& path, const nlohmann::json& j);
 // Writes bytes to `path` the same way.
 void writeFileAtomically(const std::string& path, const std::string& bytes);
+// Writes what `write` puts on the stream to `path` the same way (a large file need not stand in
+// memory first).
+void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 // An output file a command will write: the option that names it and its path.
 struct OutputFile {

@@ -104,7 +104,7 @@ void printScenarioResult(std::ostream& out, const ScenarioResult& r) {
     const auto& l = r.launches[i];
     out << "  launch " << i + 1 << ": " << l.label << ", grid " << l.launch.grid.str() << ", block "
         << l.launch.block.str() << ", warp size " << l.launch.warpSize << ": ";
-    if (timing) out << stat(l.stats, "gpu.cycles") << " cycles";
+    if (timing) out << r.launchDeltas.value(i, "gpu.cycles") << " cycles";
     else out << stat(l.stats, "interp.warp_instructions") << " warp instructions";
     out << (l.partial ? " (stopped: statistics until then)\n" : "\n");
   }
@@ -139,7 +139,7 @@ void printScenarioResult(std::ostream& out, const ScenarioResult& r) {
   out << "\n";
 }
 
-nlohmann::json toJson(const ScenarioResult& r) {
+nlohmann::json toJson(const ScenarioResult& r, LaunchStats which) {
   const Scenario& s = *r.scenario;
   nlohmann::json j;
   const bool timing = r.engine == Engine::Timing;
@@ -155,9 +155,12 @@ nlohmann::json toJson(const ScenarioResult& r) {
   // The timing model ran the launches' warp size (scenario_timing.cpp): report the machine run.
   if (timing && !r.launches.empty()) j["config"]["gpu.warp_size"] = r.launches[0].launch.warpSize;
   j["launches"] = nlohmann::json::array();
-  for (const auto& l : r.launches)
+  for (size_t i = 0; i < r.launches.size(); ++i) {
+    const auto& l = r.launches[i];
     j["launches"].push_back({{"label", l.label}, {"grid", dim(l.launch.grid)}, {"block", dim(l.launch.block)},
-                             {"warp_size", l.launch.warpSize}, {"partial", l.partial}, {"stats", l.stats}});
+                             {"warp_size", l.launch.warpSize}, {"partial", l.partial}});
+    if (which != LaunchStats::None) j["launches"].back()["stats"] = launchStats(r, i, which);
+  }
   // A run that stopped keeps its statistics: those gathered until the stop.
   j["partial"] = !r.error.empty();
   j["stats"] = r.stats;

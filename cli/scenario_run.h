@@ -14,13 +14,15 @@
 #include "cli/timeline.h"
 #include "isa/interpreter.h"
 #include "isa/memory.h"
+#include "model/common/stats_deltas.h"
 
 namespace simtlm::scenario {
 
 struct LaunchOutcome {
   std::string label;
   isa::LaunchConfig launch;
-  nlohmann::json stats;  // flat name -> number for this launch
+  nlohmann::json stats;  // interpreter: flat name -> number for this launch (timing: see
+                         // ScenarioResult::launchDeltas)
   bool partial = false;  // the run stopped in this launch: its statistics are those until then
 };
 
@@ -36,6 +38,7 @@ struct ScenarioResult {
   const Scenario* scenario = nullptr;  // the scenario outlives its result
   Engine engine = Engine::Interpreter;
   std::vector<LaunchOutcome> launches;  // those that ran; the last one partial if the run stopped
+  stats::Deltas launchDeltas;           // timing: each launch's statistics, what changed in it
   nlohmann::json stats;                 // summed over the launches (timing: the model's
                                         // registry, plus interp.* of the reference run); only
                                         // what ran before the stop when `error` is set
@@ -85,8 +88,22 @@ struct Overrides {
 };
 void applyOverrides(Scenario& s, const Overrides& o);
 
+// What a result keeps of each launch's statistics (`simtlm run --launch-stats`, docs/scenarios.md):
+// none; the GPU-wide statistics that changed in the launch (every name but sm<N>.*: a few
+// hundred numbers a launch, where the whole registry is thousands); or every counter, zeros
+// included (the increase during the launch, as the run's total is the sum of its launches).
+// The interpreter's per-launch statistics are small: Gpu and All keep them whole.
+enum class LaunchStats { None, Gpu, All };
+// "none", "gpu", "all"; throws std::invalid_argument naming the option and the allowed values.
+LaunchStats parseLaunchStats(const std::string& text);
+// Launch `i`'s statistics as a flat name -> number map, as `which` keeps them.
+nlohmann::json launchStats(const ScenarioResult& r, size_t i, LaunchStats which);
+
 void printScenarioResult(std::ostream& out, const ScenarioResult& r);
 // scenario, mechanism, resolved configuration, per-launch and total statistics, check outcomes.
-nlohmann::json toJson(const ScenarioResult& r);
+nlohmann::json toJson(const ScenarioResult& r, LaunchStats which = LaunchStats::Gpu);
+// toJson's document written to `path` atomically, one launch at a time (every launch's
+// statistics in full never stand in memory together); the same bytes as writing toJson.
+void writeJson(const std::string& path, const ScenarioResult& r, LaunchStats which = LaunchStats::Gpu);
 
 }  // namespace simtlm::scenario

@@ -19,14 +19,6 @@
 namespace simtlm::scenario {
 namespace {
 
-// Integer counters of `now` minus those of `before` (the statistics of one launch).
-nlohmann::json counterDelta(const nlohmann::json& now, const nlohmann::json& before) {
-  nlohmann::json d = nlohmann::json::object();
-  for (const auto& [k, v] : now.items())
-    if (v.is_number_integer()) d[k] = v.get<uint64_t>() - before.value(k, uint64_t{0});
-  return d;
-}
-
 bool needsLimitStudy(const Scenario& s) {
   for (const auto& c : s.checks)
     if (c.kind == Check::Kind::Stat && c.stat.rfind("limit.", 0) == 0) return true;
@@ -149,13 +141,13 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
     return r;
   }
   auto start = std::chrono::steady_clock::now();
-  nlohmann::json before = registry.toJson();
+  // Each launch's statistics: the counters' increase during it, kept as what changed.
+  r.launchDeltas.start(registry);
   top->host.onJobDone = [&](const gpu::HostJob&, const gpu::HostResult& res) {
     const size_t i = next - 1;
-    nlohmann::json now = registry.toJson();
     // A launch that stops keeps what it counted until then, marked partial.
-    r.launches.push_back({steps[i].label, steps[i].config, counterDelta(now, before), !res.error.empty() || res.errorCode != 0});
-    before = std::move(now);
+    r.launchDeltas.mark(registry);
+    r.launches.push_back({steps[i].label, steps[i].config, nlohmann::json::object(), !res.error.empty() || res.errorCode != 0});
     if (!res.error.empty()) {
       r.error = "host driver: " + res.error;
       return;

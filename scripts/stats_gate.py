@@ -48,11 +48,18 @@ def flatten(x, prefix, out):
         out[prefix] = repo_relative(x)
 
 
-def run_point(simtlm, sets, scenario, mechanism, config, outdir):
+def full_launch_stats(simtlm):
+    """The options that make `simtlm run` write every launch's statistics in full: a binary that
+    keeps only the GPU-wide ones by default (--launch-stats) compares equal to one without it."""
+    r = subprocess.run([simtlm, "run", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return ["--launch-stats", "all"] if "--launch-stats" in r.stdout else []
+
+
+def run_point(simtlm, sets, scenario, mechanism, config, outdir, extra=()):
     name = f"{scenario.stem}.{mechanism}.{config}"
     json_path = outdir / f"{name}.json"
     cmd = [simtlm, "run", str(scenario), "--mechanism", mechanism,
-           "--config", str(ROOT / "configs" / f"{config}.ini"), "--json", str(json_path)]
+           "--config", str(ROOT / "configs" / f"{config}.ini"), "--json", str(json_path), *extra]
     for s in sets:
         cmd += ["--set", s]
     r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=1800)
@@ -78,8 +85,9 @@ def capture(args):
     elif args.mechanisms:
         mechanisms = args.mechanisms.split(",")
     points = [(s, m, c) for s in scenarios for m in mechanisms for c in CONFIGS]
+    extra = full_launch_stats(args.simtlm)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for name in pool.map(lambda p: run_point(args.simtlm, args.set, *p, outdir), points):
+        for name in pool.map(lambda p: run_point(args.simtlm, args.set, *p, outdir, extra), points):
             print(name, flush=True)
     print(f"captured {len(points)} runs into {outdir}")
 

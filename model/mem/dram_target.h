@@ -36,7 +36,7 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/peq_with_cb_and_phase.h>
+#include "model/mem/timed_peq.h"
 #include <tlm_utils/simple_target_socket.h>
 
 #include <spdlog/fwd.h>
@@ -123,7 +123,7 @@ class DramTarget : public sc_core::sc_module {
 
   DramConfig config_;
   SparseMemory store_;
-  tlm_utils::peq_with_cb_and_phase<DramTarget> in_peq_, internal_peq_;
+  TimedPeq<DramTarget> in_peq_, internal_peq_;
   tlm::tlm_generic_payload* request_open_ = nullptr;   // awaiting our END_REQ
   tlm::tlm_generic_payload* response_open_ = nullptr;  // awaiting the initiator's END_RESP
   std::deque<tlm::tlm_generic_payload*> ready_;        // responses ready to be sent

@@ -23,7 +23,7 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
-#include <tlm_utils/peq_with_cb_and_phase.h>
+#include "model/mem/timed_peq.h"
 
 #include <cstdint>
 #include <deque>
@@ -94,7 +94,7 @@ class Interconnect : public sc_core::sc_module {
 
   InterconnectConfig config_;
   std::vector<Range> ranges_;
-  tlm_utils::peq_with_cb_and_phase<Interconnect> fw_peq_, bw_peq_;
+  TimedPeq<Interconnect> fw_peq_, bw_peq_;
   std::unordered_map<gp_t*, Route> routes_;
   std::vector<std::deque<gp_t*>> request_queue_;  // per target
   std::vector<gp_t*> request_open_;               // per target

@@ -44,7 +44,7 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/peq_with_cb_and_phase.h>
+#include "model/mem/timed_peq.h"
 #include <tlm_utils/simple_target_socket.h>
 
 #include <spdlog/fwd.h>
@@ -225,7 +225,7 @@ class L2Cache : public sc_core::sc_module {
   std::deque<std::shared_ptr<Victim>> unacked_;
   std::uint64_t clock_ = 0;           // LRU stamps
 
-  tlm_utils::peq_with_cb_and_phase<L2Cache> in_peq_, resp_peq_;
+  TimedPeq<L2Cache> in_peq_, resp_peq_;
   sc_core::sc_event end_req_event_, mshr_freed_, issue_event_;
   gp_t* request_open_ = nullptr;       // awaiting our END_REQ
   std::uint64_t end_req_at_ = 0;       // its END_REQ cycle

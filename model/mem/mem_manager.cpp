@@ -5,7 +5,8 @@
 namespace simtlm::mem {
 
 struct MemoryManager::Payload : tlm::tlm_generic_payload {
-  explicit Payload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {}
+  Payload(tlm::tlm_mm_interface* mm, std::size_t index) : tlm::tlm_generic_payload(mm), index(index) {}
+  std::size_t index;
   std::vector<unsigned char> data;
   std::vector<unsigned char> byte_enable;
 };
@@ -16,7 +17,7 @@ MemoryManager::~MemoryManager() = default;
 tlm::tlm_generic_payload* MemoryManager::allocate(unsigned length, unsigned byte_enable_length) {
   Payload* p;
   if (free_.empty()) {
-    pool_.push_back(std::make_unique<Payload>(this));
+    pool_.push_back(std::make_unique<Payload>(this, pool_.size()));
     p = pool_.back().get();
   } else {
     p = free_.back();
@@ -35,6 +36,12 @@ tlm::tlm_generic_payload* MemoryManager::allocate(unsigned length, unsigned byte
   p->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   p->set_gp_option(tlm::TLM_MIN_PAYLOAD);
   return p;
+}
+
+long MemoryManager::indexOf(const tlm::tlm_generic_payload& gp) const {
+  const auto* p = dynamic_cast<const Payload*>(&gp);
+  if (!p || p->index >= pool_.size() || pool_[p->index].get() != p) return -1;
+  return static_cast<long>(p->index);
 }
 
 void MemoryManager::free(tlm::tlm_generic_payload* gp) {

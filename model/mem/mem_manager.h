@@ -24,6 +24,10 @@ class MemoryManager : public tlm::tlm_mm_interface {
   tlm::tlm_generic_payload* allocate(unsigned length, unsigned byte_enable_length = 0);
 
   void free(tlm::tlm_generic_payload* gp) override;
+  // The pool position of a payload this manager allocated (the same for the payload's life, and
+  // below created()), or -1 for any other payload: an owner keeps its per-transaction records in
+  // a vector indexed by it instead of a hash map.
+  long indexOf(const tlm::tlm_generic_payload& gp) const;
 
   std::size_t created() const { return pool_.size(); }   // payloads ever constructed
   std::size_t available() const { return free_.size(); } // payloads on the free list

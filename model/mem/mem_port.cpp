@@ -34,6 +34,24 @@ MemPort::MemPort(sc_module_name name, const Config& config)
 std::uint64_t MemPort::submit(tlm::tlm_command command, std::uint64_t address, unsigned size,
                               const unsigned char* write_data, Callback done,
                               const unsigned char* byte_enable, unsigned byte_enable_length) {
+  return enqueue(payload(command, address, size, write_data, byte_enable, byte_enable_length), address, std::move(done));
+}
+
+std::uint64_t MemPort::downstream_read(std::uint64_t address, unsigned size, Downstream::Done done) {
+  return enqueue(payload(tlm::TLM_READ_COMMAND, address, size, nullptr, nullptr, 0), address, nullptr, std::move(done));
+}
+
+std::uint64_t MemPort::downstream_write(std::uint64_t address, const unsigned char* data, unsigned size, Downstream::Done done) {
+  return enqueue(payload(tlm::TLM_WRITE_COMMAND, address, size, data, nullptr, 0), address, nullptr, std::move(done));
+}
+
+std::uint64_t MemPort::downstream_atomic(std::uint64_t address, isa::Op op, const WordOps& ops, Downstream::Done done) {
+  return enqueue(atomic_payload(address, op, ops), address, nullptr, std::move(done));
+}
+
+tlm::tlm_generic_payload* MemPort::payload(tlm::tlm_command command, std::uint64_t address, unsigned size,
+                                           const unsigned char* write_data, const unsigned char* byte_enable,
+                                           unsigned byte_enable_length) {
   if (size == 0 || (command != tlm::TLM_READ_COMMAND && command != tlm::TLM_WRITE_COMMAND) ||
       (command == tlm::TLM_WRITE_COMMAND && !write_data) ||
       (byte_enable && byte_enable_length == 0)) {
@@ -46,11 +64,15 @@ std::uint64_t MemPort::submit(tlm::tlm_command command, std::uint64_t address, u
   gp->set_address(address);
   if (command == tlm::TLM_WRITE_COMMAND) std::memcpy(gp->get_data_ptr(), write_data, size);
   if (byte_enable) std::memcpy(gp->get_byte_enable_ptr(), byte_enable, byte_enable_length);
-  return enqueue(gp, address, std::move(done));
+  return gp;
 }
 
 std::uint64_t MemPort::atomic(std::uint64_t address, isa::Op op, const WordOps& ops,
                               Callback done) {
+  return enqueue(atomic_payload(address, op, ops), address, std::move(done));
+}
+
+tlm::tlm_generic_payload* MemPort::atomic_payload(std::uint64_t address, isa::Op op, const WordOps& ops) {
   if (ops.count == 0 || !isAtomic(op))
     SC_REPORT_ERROR(name(), "atomic: needs an atomic opcode and at least one op");
   tlm::tlm_generic_payload* gp = mm_.allocate(4 * ops.count);
@@ -62,15 +84,36 @@ std::uint64_t MemPort::atomic(std::uint64_t address, isa::Op op, const WordOps& 
   ext->ops = ops;
   gp->set_auto_extension(ext);  // freed by reset() when the payload returns to the pool
   ++stats_.atomics;
-  return enqueue(gp, address, std::move(done));
+  return gp;
 }
 
 std::uint64_t MemPort::enqueue(tlm::tlm_generic_payload* gp, std::uint64_t address,
-                               Callback done) {
+                               Callback done, Downstream::Done plain) {
   const std::uint64_t id = next_id_++;
-  queue_.emplace_back(gp, Txn{id, address, std::move(done), sc_time_stamp()});
+  Txn t;
+  t.id = id;
+  t.address = address;
+  t.done = std::move(done);
+  t.plain = std::move(plain);
+  t.submitted = sc_time_stamp();
+  queue_.emplace_back(gp, std::move(t));
   wake_sender();
   return id;
+}
+
+MemPort::Txn* MemPort::record(const tlm::tlm_generic_payload& gp) {
+  const long i = mm_.indexOf(gp);
+  if (i < 0) return nullptr;
+  if (static_cast<std::size_t>(i) >= records_.size()) records_.resize(mm_.created());
+  return &records_[static_cast<std::size_t>(i)];
+}
+
+void MemPort::start(tlm::tlm_generic_payload* gp) {
+  Txn& txn = *record(*gp);
+  txn = std::move(queue_.front().second);
+  txn.live = true;
+  queue_.pop_front();
+  if (++inflight_ > stats_.max_in_flight) stats_.max_in_flight = inflight_;
 }
 
 void MemPort::set_mode(Mode mode) {
@@ -87,7 +130,7 @@ void MemPort::drop_queued() {
 void MemPort::send_method() {
   if (config_.mode != Mode::ApproximatelyTimed) return;  // an immediate port set to LT
   if (request_open_ || queue_.empty()) return;
-  if (config_.max_outstanding && inflight_.size() >= config_.max_outstanding) return;
+  if (config_.max_outstanding && inflight_ >= config_.max_outstanding) return;
   send_one();
 }
 
@@ -103,7 +146,7 @@ void MemPort::send_now() {
   if (sending_) return;
   sending_ = true;
   while (!request_open_ && !queue_.empty() &&
-         !(config_.max_outstanding && inflight_.size() >= config_.max_outstanding))
+         !(config_.max_outstanding && inflight_ >= config_.max_outstanding))
     send_one();
   sending_ = false;
 }
@@ -118,9 +161,7 @@ void MemPort::on_phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase
 
 void MemPort::send_one() {
   tlm::tlm_generic_payload* gp = queue_.front().first;
-  Txn& txn = inflight_.emplace(gp, std::move(queue_.front().second)).first->second;
-  queue_.pop_front();
-  if (inflight_.size() > stats_.max_in_flight) stats_.max_in_flight = inflight_.size();
+  start(gp);
   request_open_ = gp;
 
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
@@ -136,7 +177,8 @@ void MemPort::send_one() {
     case tlm::TLM_COMPLETED:
       // The transaction is complete (its response at now + delay), so its request phase ended
       // now: the base protocol allows the next BEGIN_REQ at once.
-      txn.completed_by_target = true;
+      // (looked up again: what the call did may have started others and moved the records)
+      record(*gp)->completed_by_target = true;
       end_request(*gp);
       on_phase(*gp, tlm::BEGIN_RESP, delay);
       break;
@@ -145,7 +187,8 @@ void MemPort::send_one() {
 
 tlm::tlm_sync_enum MemPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                             sc_time& delay) {
-  if (!inflight_.count(&gp))
+  Txn* txn = record(gp);
+  if (!txn || !txn->live)
     SC_REPORT_FATAL(name(), "nb_transport_bw for a transaction that is not in flight");
   if (phase != tlm::END_REQ && phase != tlm::BEGIN_RESP)
     SC_REPORT_FATAL(name(), ("illegal phase on the backward path: " +
@@ -155,7 +198,7 @@ tlm::tlm_sync_enum MemPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::t
       end_request(gp);
       return tlm::TLM_ACCEPTED;
     }
-    inflight_.at(&gp).completed_by_target = true;  // TLM_COMPLETED below ends it: no END_RESP
+    txn->completed_by_target = true;  // TLM_COMPLETED below ends it: no END_RESP
     peq_callback(gp, phase);
     return tlm::TLM_COMPLETED;
   }
@@ -166,7 +209,7 @@ tlm::tlm_sync_enum MemPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::t
 void MemPort::peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase) {
   end_request(gp);  // END_REQ explicitly, or implied by BEGIN_RESP / TLM_COMPLETED
   if (phase != tlm::BEGIN_RESP) return;
-  if (!inflight_.at(&gp).completed_by_target) {
+  if (!record(gp)->completed_by_target) {
     tlm::tlm_phase end = tlm::END_RESP;
     sc_time delay = SC_ZERO_TIME;
     to_memory->nb_transport_fw(gp, end, delay);  // target returns TLM_COMPLETED; nothing follows
@@ -181,9 +224,12 @@ void MemPort::end_request(tlm::tlm_generic_payload& gp) {
 }
 
 void MemPort::finish(tlm::tlm_generic_payload& gp) {
-  auto it = inflight_.find(&gp);
-  Txn txn = std::move(it->second);
-  inflight_.erase(it);
+  Txn& slot = *record(gp);
+  Txn txn = std::move(slot);
+  slot.live = false;
+  slot.done = nullptr;
+  slot.plain = nullptr;
+  --inflight_;
 
   MemResult r;
   r.id = txn.id;
@@ -207,6 +253,7 @@ void MemPort::finish(tlm::tlm_generic_payload& gp) {
   stats_.latency_sum_ps += static_cast<std::uint64_t>((r.completed - r.submitted).value() /
                                                       sc_time(1, SC_PS).value());
   if (txn.done) txn.done(r);
+  else if (txn.plain) txn.plain(r.command == tlm::TLM_READ_COMMAND ? r.data : nullptr, r.ok());
   gp.release();
   if (config_.max_outstanding && !queue_.empty()) wake_sender();
 }
@@ -216,9 +263,7 @@ void MemPort::lt_thread() {
   for (;;) {
     while (queue_.empty()) wait(kick_);
     tlm::tlm_generic_payload* gp = queue_.front().first;
-    inflight_.emplace(gp, std::move(queue_.front().second));
-    queue_.pop_front();
-    if (inflight_.size() > stats_.max_in_flight) stats_.max_in_flight = inflight_.size();
+    start(gp);
     sc_time delay = SC_ZERO_TIME;
     to_memory->b_transport(*gp, delay);
     wait(delay);  // synchronise: the caller sees the completion at the annotated time
@@ -246,7 +291,7 @@ unsigned MemPort::debug_write(std::uint64_t address, const unsigned char* data, 
 }
 
 void MemPortDownstream::read(std::uint64_t address, unsigned size, Done done) {
-  port_.read(address, size, [d = std::move(done)](const MemResult& r) { d(r.data, r.ok()); });
+  port_.downstream_read(address, size, std::move(done));
 }
 
 void MemPortDownstream::write(std::uint64_t address, const unsigned char* data,
@@ -254,7 +299,7 @@ void MemPortDownstream::write(std::uint64_t address, const unsigned char* data,
   if (byte_enable && std::all_of(byte_enable, byte_enable + size, [](unsigned char b) { return b == 0xff; }))
     byte_enable = nullptr;  // every byte written: no byte enables needed
   if (!byte_enable) {
-    port_.write(address, data, size, [d = std::move(done)](const MemResult& r) { d(nullptr, r.ok()); });
+    port_.downstream_write(address, data, size, std::move(done));
     return;
   }
   port_.write(
@@ -293,7 +338,7 @@ void MemPortDownstream::writeRuns(std::uint64_t address, std::vector<unsigned ch
 
 void MemPortDownstream::atomic(std::uint64_t address, isa::Op op, const WordOps& ops,
                                Done done) {
-  port_.atomic(address, op, ops, [d = std::move(done)](const MemResult& r) { d(r.data, r.ok()); });
+  port_.downstream_atomic(address, op, ops, std::move(done));
 }
 
 }  // namespace simtlm::mem

@@ -7,7 +7,7 @@
 // END_REQ, BEGIN_RESP or TLM_COMPLETED; a target's TLM_COMPLETED ends the request phase when
 // it is returned, whatever delay it annotates for the response); every legal target behaviour is accepted (TLM_COMPLETED
 // or TLM_UPDATED on BEGIN_REQ, BEGIN_RESP without END_REQ, out-of-order responses, annotated
-// delays honoured through a peq_with_cb_and_phase); END_RESP is sent for every BEGIN_RESP
+// delays honoured through a payload event queue, timed_peq.h); END_RESP is sent for every BEGIN_RESP
 // received on the backward path. Requests wait in a FIFO while the request channel is busy.
 //
 // Callbacks run in SystemC method context at the simulated time the response arrives and must
@@ -20,13 +20,12 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/peq_with_cb_and_phase.h>
+#include "model/mem/timed_peq.h"
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
 namespace simtlm::mem {
@@ -88,6 +87,12 @@ class MemPort : public sc_core::sc_module {
                   byte_enable_length);
   }
 
+  // The same with a Downstream completion (the SM-side caches' callbacks, called as they are:
+  // read data or null, and whether the response is OK), kept as it is, without a wrapper.
+  std::uint64_t downstream_read(std::uint64_t address, unsigned size, Downstream::Done done);
+  std::uint64_t downstream_write(std::uint64_t address, const unsigned char* data, unsigned size, Downstream::Done done);
+  std::uint64_t downstream_atomic(std::uint64_t address, isa::Op op, const WordOps& ops, Downstream::Done done);
+
   // An atomic (see atomic_extension.h): a TLM_READ_COMMAND of 4 * ops.count bytes at `address`
   // carrying an AtomicExtension; the result data holds the old word of each op, in op order.
   std::uint64_t atomic(std::uint64_t address, isa::Op op, const WordOps& ops, Callback done);
@@ -101,7 +106,7 @@ class MemPort : public sc_core::sc_module {
   void drop_queued();
 
   std::size_t queued() const { return queue_.size(); }
-  bool idle() const { return queue_.empty() && inflight_.empty(); }
+  bool idle() const { return queue_.empty() && inflight_ == 0; }
   const Stats& stats() const { return stats_; }
   const Config& config() const { return config_; }
   // An immediate port only, before the simulation starts (the owner learns at the end of
@@ -110,18 +115,29 @@ class MemPort : public sc_core::sc_module {
 
  private:
   struct Txn {
-    std::uint64_t id;
-    std::uint64_t address;  // as submitted (an interconnect may rewrite the payload's)
-    Callback done;
+    std::uint64_t id = 0;
+    std::uint64_t address = 0;  // as submitted (an interconnect may rewrite the payload's)
+    Callback done;              // one of done and plain
+    Downstream::Done plain;
     sc_core::sc_time submitted;
     bool completed_by_target = false;  // TLM_COMPLETED seen: no END_RESP to send
+    bool live = false;                 // in flight
   };
 
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {}
   void peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);
-  std::uint64_t enqueue(tlm::tlm_generic_payload* gp, std::uint64_t address, Callback done);
+  std::uint64_t enqueue(tlm::tlm_generic_payload* gp, std::uint64_t address, Callback done,
+                        Downstream::Done plain = nullptr);
+  tlm::tlm_generic_payload* payload(tlm::tlm_command command, std::uint64_t address, unsigned size,
+                                    const unsigned char* write_data, const unsigned char* byte_enable,
+                                    unsigned byte_enable_length);
+  tlm::tlm_generic_payload* atomic_payload(std::uint64_t address, isa::Op op, const WordOps& ops);
+  // The record of a payload in flight (or to be), indexed by its place in mm_'s pool; null for
+  // a payload that is not ours.
+  Txn* record(const tlm::tlm_generic_payload& gp);
+  void start(tlm::tlm_generic_payload* gp);  // the queue's head goes in flight
   void send_method();  // AT: sends the head of the queue when the request channel is free
   void wake_sender();  // a request may go: send_now() on an immediate AT port, else kick_
   void send_now();     // immediate AT: sends from the queue while the request channel is free
@@ -135,10 +151,11 @@ class MemPort : public sc_core::sc_module {
 
   Config config_;
   MemoryManager mm_;
-  tlm_utils::peq_with_cb_and_phase<MemPort> peq_;
+  TimedPeq<MemPort> peq_;
   sc_core::sc_event kick_;
   std::deque<std::pair<tlm::tlm_generic_payload*, Txn>> queue_;  // submitted, not yet sent
-  std::unordered_map<tlm::tlm_generic_payload*, Txn> inflight_;
+  std::vector<Txn> records_;  // by payload (mm_.indexOf): no hashing, no allocation per transaction
+  std::size_t inflight_ = 0;
   tlm::tlm_generic_payload* request_open_ = nullptr;  // in its request phase
   bool sending_ = false;  // send_now() is on the stack: a nested call leaves the queue to it
   std::uint64_t next_id_ = 1;

@@ -59,8 +59,8 @@ TEST(EnergyRun, TheSameKernelTwiceDoublesItsDynamicEnergy) {
   ASSERT_TRUE(r.passed) << r.error;
   ASSERT_EQ(r.launches.size(), 2u);
   const energy::EnergyModel m(req.table, energy::runInfoFromConfig(config::toJson(s.config), s.mechanism));
-  const energy::Breakdown first = m.evaluate(m.valuesOf(r.launches[0].stats));
-  const energy::Breakdown second = m.evaluate(m.valuesOf(r.launches[1].stats));
+  const energy::Breakdown first = m.evaluate(m.valuesOf(scenario::launchStats(r, 0, scenario::LaunchStats::All)));
+  const energy::Breakdown second = m.evaluate(m.valuesOf(scenario::launchStats(r, 1, scenario::LaunchStats::All)));
   const energy::Breakdown all = m.evaluate(m.valuesOf(r.stats));
   // The run is the sum of its launches (the calculator is linear in the counters).
   EXPECT_NEAR(all.total.dynamic, first.total.dynamic + second.total.dynamic, 1e-9 * all.total.dynamic);

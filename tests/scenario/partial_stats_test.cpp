@@ -52,7 +52,7 @@ TEST(PartialStats, TheTimingModelKeepsTheStoppedLaunchsCounts) {
   const Scenario s = load(std::string("config: configs/tiny.ini\n") + kStops);
   const ScenarioResult r = runScenarioTimed(s);
   ASSERT_NE(r.error.find("deadlock"), std::string::npos) << r.error;
-  const nlohmann::json j = toJson(r);
+  const nlohmann::json j = toJson(r, LaunchStats::All);
   EXPECT_EQ(j["partial"], true);
   ASSERT_EQ(j["launches"].size(), 2u);
   EXPECT_EQ(j["launches"][0]["partial"], false);
