@@ -28,7 +28,7 @@ void Interconnect::map(unsigned target, std::uint64_t base, std::uint64_t size, 
   for (const Range& r : ranges_)
     if (base <= r.base + (r.size - 1) && r.base <= base + (size - 1))
       SC_REPORT_FATAL(name(), "map: range overlaps an existing range");
-  ranges_.push_back({base, size, target, translate});
+  ranges_.push_back({base, size, target, translate, {}, {}});
 }
 
 void Interconnect::mapInterleaved(std::uint64_t base, std::uint64_t size,

@@ -60,8 +60,11 @@ TEST(LaunchStats, GpuWideByDefaultEveryCounterWhenAskedAndTheFileIsTheDocument) 
     EXPECT_EQ(g.size(), moved) << "the default keeps exactly the GPU-wide counters that moved";
     EXPECT_GT(a.value("sm0.issue.warp_instructions", uint64_t{0}), 0u);
     // every counter of the registry, zeros included
-    for (const auto& [k, v] : r.stats.items())
-      if (v.is_number_integer() && k.rfind("interp.", 0) != 0) EXPECT_TRUE(a.contains(k)) << k;
+    for (const auto& [k, v] : r.stats.items()) {
+      if (v.is_number_integer() && k.rfind("interp.", 0) != 0) {
+        EXPECT_TRUE(a.contains(k)) << k;
+      }
+    }
   }
   EXPECT_EQ(cycles, r.stats["gpu.cycles"].get<uint64_t>());
   for (LaunchStats which : {LaunchStats::None, LaunchStats::Gpu, LaunchStats::All}) {
