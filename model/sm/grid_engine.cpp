@@ -91,8 +91,6 @@ void GridEngine::runSmsOn(int threads, bool adapt) {
   recorders_.resize(sms_.size());
 }
 
-int GridEngine::smThreads() const { return pool_ ? pool_->threads() : 1; }
-
 std::string GridEngine::start(const KernelImage& image) {
   image_ = image;
   for (auto& ic : icaches_) ic->invalidate();  // the host may have placed new code

@@ -95,7 +95,6 @@ class GridEngine {
   // timelines. The systemc scheduling's step() stays on the caller's thread.
   // adapt: sim.adapt_threads (thread_chooser.h).
   void runSmsOn(int threads, bool adapt = false);
-  int smThreads() const;
   enum class Unit : uint8_t { ICache, LdSt, Answers, Writeback, Execute, Operands, Issue, Fetch };
   static constexpr int kUnits = 8;
   static const char* unitName(Unit u);  // the unit's module name: "icache", ..., "fetch"

@@ -8,6 +8,7 @@
 
 #include "cli/scenario_run.h"
 #include "isa/diagnostics.h"
+#include "scenario_test_support.h"
 
 using namespace simtlm;
 using namespace simtlm::scenario;
@@ -16,14 +17,7 @@ namespace {
 
 Scenario load(const std::string& text) { return loadScenarioText(text, "t.yaml", SIMTLM_SOURCE_DIR "/scenarios"); }
 
-const char* kHistogram = R"(
-buffers:
-  - {name: data, words: 100, init: {ramp: {start: 0, step: 1}}}
-  - {name: bins, words: 16}
-  - {name: sum, words: 1}
-launches:
-  - {kernel: kernels/histogram.s, grid: 1, block: 128, params: [data, bins, sum, 100]}
-)";
+const std::string kHistogram = "\n" + simtlm::test::kHistogramScenario;
 
 float asFloat(uint32_t w) {
   float f;

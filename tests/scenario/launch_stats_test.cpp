@@ -10,21 +10,13 @@
 
 #include "cli/scenario.h"
 #include "cli/scenario_run.h"
+#include "scenario_test_support.h"
 
 using namespace simtlm::scenario;
 
 namespace {
 
-const char* kTwoLaunches = R"(
-config: configs/tiny.ini
-buffers:
-  - {name: data, words: 100, init: {ramp: {start: 0, step: 1}}}
-  - {name: bins, words: 16}
-  - {name: sum, words: 1}
-launches:
-  - {kernel: kernels/histogram.s, grid: 1, block: 128, params: [data, bins, sum, 100]}
-  - {kernel: kernels/histogram.s, grid: 1, block: 128, params: [data, bins, sum, 100]}
-)";
+const std::string kTwoLaunches = "\nconfig: configs/tiny.ini\n" + simtlm::test::kHistogramScenario + simtlm::test::kHistogramLaunch;
 
 std::string fileText(const std::string& path) {
   std::ifstream in(path);

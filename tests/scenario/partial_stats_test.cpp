@@ -6,21 +6,14 @@
 
 #include "cli/scenario.h"
 #include "cli/scenario_run.h"
+#include "scenario_test_support.h"
 
 using namespace simtlm::scenario;
 
 namespace {
 
 // A histogram launch that completes, then a launch whose block 1 deadlocks at its barrier.
-const char* kStops = R"(
-buffers:
-  - {name: data, words: 100, init: {ramp: {start: 0, step: 1}}}
-  - {name: bins, words: 16}
-  - {name: sum, words: 1}
-launches:
-  - {kernel: kernels/histogram.s, grid: 1, block: 128, params: [data, bins, sum, 100]}
-  - {kernel: kernels/barrier_deadlock.s, grid: 3, block: 96}
-)";
+const std::string kStops = "\n" + simtlm::test::kHistogramScenario + "  - {kernel: kernels/barrier_deadlock.s, grid: 3, block: 96}\n";
 
 Scenario load(const std::string& text) { return loadScenarioText(text, "t.yaml", SIMTLM_SOURCE_DIR "/scenarios"); }
 

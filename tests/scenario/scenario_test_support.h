@@ -1,4 +1,5 @@
-// Helpers shared by the scenario tests: listing the files of a directory as test parameters.
+// Helpers shared by the scenario tests: listing the files of a directory as test parameters, and
+// the small histogram scenario several of them start from.
 #pragma once
 
 #include <algorithm>
@@ -24,5 +25,16 @@ inline std::string stemName(const std::string& path) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return s;
 }
+
+// One histogram launch over a 100-word ramp (scenarios/kernels/histogram.s, 16 bins and a sum),
+// its buffers, `launches:` and the launch; a test appends further launches, checks or keys.
+inline const std::string kHistogramLaunch =
+    "  - {kernel: kernels/histogram.s, grid: 1, block: 128, params: [data, bins, sum, 100]}\n";
+inline const std::string kHistogramScenario =
+    "buffers:\n"
+    "  - {name: data, words: 100, init: {ramp: {start: 0, step: 1}}}\n"
+    "  - {name: bins, words: 16}\n"
+    "  - {name: sum, words: 1}\n"
+    "launches:\n" + kHistogramLaunch;
 
 }  // namespace simtlm::test

@@ -9,21 +9,13 @@
 #include "cli/emulate.h"
 #include "cli/scenario.h"
 #include "cli/scenario_run.h"
+#include "scenario_test_support.h"
 
 using namespace simtlm::scenario;
 
 namespace {
 
-const char* kTiny = R"(
-config: configs/tiny.ini
-mechanism: darsie
-buffers:
-  - {name: data, words: 100, init: {ramp: {start: 0, step: 1}}}
-  - {name: bins, words: 16}
-  - {name: sum, words: 1}
-launches:
-  - {kernel: kernels/histogram.s, grid: 1, block: 128, params: [data, bins, sum, 100]}
-checks:
+const std::string kTiny = "\nconfig: configs/tiny.ini\nmechanism: darsie\n" + simtlm::test::kHistogramScenario + R"(checks:
   - {stat: limit.tb_redundant, op: ">=", value: 0}
 )";
 
