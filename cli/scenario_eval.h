@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/reference_image.h"
 #include "cli/scenario_run.h"
 
 namespace simtlm::scenario {
@@ -31,8 +32,11 @@ std::string runOnInterpreter(const Scenario& s, isa::GlobalMemory& mem, bool stu
 // Sums per-launch statistics into `total`.
 void addStats(nlohmann::json& total, const nlohmann::json& add);
 
-// Evaluates every check of `r.scenario` into r.checks and sets r.passed. `reference` is the
-// interpreter's final memory for equals_interpreter checks; when null it is computed on demand.
-void evaluateChecks(ScenarioResult& r, const isa::GlobalMemory& mem, const isa::GlobalMemory* reference);
+// Evaluates every check of `r.scenario` into r.checks and sets r.passed. `reference` has the
+// interpreter's final buffers for equals_interpreter checks; when null (or without the buffer)
+// they are computed on demand.
+void evaluateChecks(ScenarioResult& r, const isa::GlobalMemory& mem, const ReferenceImage* reference);
+// The buffers the equals_interpreter checks of `s` compare ("*" for every buffer).
+std::vector<std::string> interpreterCheckedBuffers(const Scenario& s);
 
 }  // namespace simtlm::scenario

@@ -97,9 +97,13 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
 
   // The timing run: every launch prepared up front (workload set-ups only touch their own
   // buffers), then handed to the host driver one after another.
+  // Here on a scratch memory (for the launches' shapes and parameters, which the platform needs),
+  // and again on `mem` once the reference run is over (peak memory: not both at once).
+  const uint32_t machineWarpSize = static_cast<uint32_t>(s.config.gpu.warp_size);
   isa::GlobalMemory mem;
   placeBuffers(s, mem);
-  const std::vector<LaunchStep> steps = prepareLaunches(s, mem, static_cast<uint32_t>(s.config.gpu.warp_size));
+  std::vector<LaunchStep> steps = prepareLaunches(s, mem, machineWarpSize);
+  mem = isa::GlobalMemory{};
 
   stats::Registry registry;
   size_t next = 0;
@@ -109,6 +113,7 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
     job.kernel = steps[next].kernel;
     job.launch = steps[next].config;
     job.memory = &mem;
+    job.releaseWhileRunning = true;  // the DRAM holds the buffers while a kernel runs
     next++;
     return true;
   };
@@ -128,18 +133,31 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   checkStatNames(s, registry);
   r.modelUnits = cli::unitsOf(registry);
 
-  // The reference: the functional interpreter on its own memory.
-  isa::GlobalMemory reference;
+  // The reference: the functional interpreter on its own memory. Of its final memory only the
+  // buffers that checks compare are kept, out of memory while the timing model runs.
+  std::unique_ptr<ReferenceImage> image;
   std::vector<LaunchOutcome> refLaunches;
-  const std::string refError = runOnInterpreter(s, reference, r.limitStudy, &refLaunches);
+  std::string refError;
   nlohmann::json refStats = nlohmann::json::object();
-  for (const auto& l : refLaunches) addStats(refStats, l.stats);
-  if (!cli::limitHint(refError).empty()) {  // a runaway kernel: the timing model would only run away too
-    r.error = "the functional interpreter (the reference run) stopped: " + refError;
-    r.stats = refStats;
-    evaluateChecks(r, reference, nullptr);
-    return r;
+  {
+    isa::GlobalMemory reference;
+    refError = runOnInterpreter(s, reference, r.limitStudy, &refLaunches);
+    for (const auto& l : refLaunches) addStats(refStats, l.stats);
+    if (!cli::limitHint(refError).empty()) {  // a runaway kernel: the timing model would only run away too
+      r.error = "the functional interpreter (the reference run) stopped: " + refError;
+      r.stats = refStats;
+      evaluateChecks(r, reference, nullptr);
+      return r;
+    }
+    if (refError.empty()) image = std::make_unique<ReferenceImage>(reference, interpreterCheckedBuffers(s));
   }
+  // The timing run's buffers, as on the scratch memory above (the same addresses and parameters).
+  placeBuffers(s, mem);
+  steps = prepareLaunches(s, mem, machineWarpSize);
+  // After the last launch the host has its buffers back: each is freed in the DRAM once read.
+  top->host.onReadBack = [&](const gpu::HostJob&, const isa::GlobalMemory::Region& region) {
+    if (next == steps.size()) top->dram.store().release(region.base, region.bytes.size());
+  };
   auto start = std::chrono::steady_clock::now();
   // Each launch's statistics: the counters' increase during it, kept as what changed.
   r.launchDeltas.start(registry);
@@ -216,7 +234,7 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
     r.energyText = energy::formatReport(*model, b);
   }
   for (const auto& [k, v] : refStats.items()) r.stats[k] = v;
-  evaluateChecks(r, mem, refError.empty() ? &reference : nullptr);
+  evaluateChecks(r, mem, image.get());
   if (!refError.empty() && r.error.empty() && !s.expectsError())
     r.error = "the functional interpreter stopped where the timing model did not: " + refError;
   if (!r.error.empty() && !s.expectsError()) r.passed = false;

@@ -99,10 +99,10 @@ class Backprop : public Workload {
       w[tx] = isa::U(isa::F(w[tx]) + r);
       prev[tx] = isa::U(r);
     }
-    std::string s = compareWords("input_hidden", mem.words("input_hidden"), hidden);
-    s += compareWords("partial_sum", mem.words("partial_sum"), partial);
-    s += compareWords("weights", mem.words("weights"), w);
-    s += compareWords("prev_weights", mem.words("prev_weights"), prev);
+    std::string s = compareWords("input_hidden", mem, hidden);
+    s += compareWords("partial_sum", mem, partial);
+    s += compareWords("weights", mem, w);
+    s += compareWords("prev_weights", mem, prev);
     return s;
   }
 

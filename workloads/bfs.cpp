@@ -88,7 +88,7 @@ class Bfs : public Workload {
     for (const auto& [name, want] :
          {std::pair<std::string, const std::vector<uint32_t>*>{"cost", &cost},
           {"visited", &visited}, {"frontier", &zero}, {"updating", &zero}, {"changed", &changed}}) {
-      std::string err = compareWords(name, mem.words(name), *want);
+      std::string err = compareWords(name, mem, *want);
       if (!err.empty()) return err;
     }
     return "";

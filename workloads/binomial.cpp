@@ -79,8 +79,8 @@ class Binomial : public Workload {
       }
       value[o] = isa::U(v[0]);
     }
-    return compareWords("call_value", mem.words("call_value"), value) +
-           compareWords("call_buffer", mem.words("call_buffer"), buffer);
+    return compareWords("call_value", mem, value) +
+           compareWords("call_buffer", mem, buffer);
   }
 
  private:

@@ -92,7 +92,7 @@ class ConvSep : public Workload {
           sum = std::fma(tmp[std::clamp(y + kRadius - i, 0L, h_ - 1) * w_ + x], c[i], sum);
         wantDst[y * w_ + x] = isa::U(sum);
       }
-    return compareWords("tmp", mem.words("tmp"), wantTmp) + compareWords("dst", mem.words("dst"), wantDst);
+    return compareWords("tmp", mem, wantTmp) + compareWords("dst", mem, wantDst);
   }
 
  private:

@@ -81,7 +81,7 @@ class Cp : public Workload {
             want[idx] = isa::U(isa::F(want[idx]) + e[u]);
           }
         }
-    return compareWords("energy", mem.words("energy"), want);
+    return compareWords("energy", mem, want);
   }
 
  private:

@@ -37,7 +37,8 @@ class Dct8x8 : public Workload {
     uint32_t src = mem.allocate("src", bytes);
     uint32_t dst = mem.allocate("dst", bytes);
     uint32_t dct = mem.allocate("dct", 64 * 4);
-    mem.setWords("src", image());
+    uint32_t s = static_cast<uint32_t>(seed_);
+    fillWords(mem, "src", [&](size_t) { return pixel(s); });
     mem.setWords("dct", matrix());
     isa::LaunchConfig l;
     l.grid = {static_cast<uint32_t>(width_ / kBlock), static_cast<uint32_t>(height_ / kBlock), 1};
@@ -50,13 +51,15 @@ class Dct8x8 : public Workload {
   // (D[y][x] = sum_i T[y][i] * M[i*8+x]), each sum a chain of fused multiply-adds from 0 in
   // the kernel's order, i = 0..7, so the comparison is bit-exact.
   std::string verify(const isa::GlobalMemory& mem) const override {
-    auto src = image(), m = matrix();
-    std::vector<uint32_t> want(width_ * height_);
-    for (long by = 0; by < height_; by += kBlock)
+    auto m = matrix();
+    std::vector<uint32_t> want(width_ * height_), band(kBlock * width_);
+    uint32_t seed = static_cast<uint32_t>(seed_);
+    for (long by = 0; by < height_; by += kBlock) {
+      for (auto& p : band) p = pixel(seed);  // the image 8 rows at a time
       for (long bx = 0; bx < width_; bx += kBlock) {
         float a[8][8], t[8][8];
         for (int y = 0; y < 8; ++y)
-          for (int x = 0; x < 8; ++x) a[y][x] = isa::F(src[(by + y) * width_ + bx + x]);
+          for (int x = 0; x < 8; ++x) a[y][x] = isa::F(band[y * width_ + bx + x]);
         for (int y = 0; y < 8; ++y)
           for (int x = 0; x < 8; ++x) {
             float acc = 0.0f;
@@ -70,18 +73,16 @@ class Dct8x8 : public Workload {
             want[(by + y) * width_ + bx + x] = isa::U(acc);
           }
       }
-    return compareWords("dst", mem.words("dst"), want);
+    }
+    return compareWords("dst", mem, want);
   }
 
  private:
-  std::vector<uint32_t> image() const {
-    std::vector<uint32_t> v(width_ * height_);
-    uint32_t s = static_cast<uint32_t>(seed_);
-    for (auto& w : v) {
-      s = s * 1664525u + 1013904223u;  // Numerical Recipes LCG
-      w = isa::U(static_cast<float>(static_cast<int>(s >> 24) - 128));
-    }
-    return v;
+  // The image's next pixel in row-major order from the LCG state `s` (never the whole image
+  // in a vector: it is as large as the buffers).
+  static uint32_t pixel(uint32_t& s) {
+    s = s * 1664525u + 1013904223u;  // Numerical Recipes LCG
+    return isa::U(static_cast<float>(static_cast<int>(s >> 24) - 128));
   }
   // DCTv8matrix[n*8+k] = c(k) cos((2n+1) k pi / 16), c(0) = sqrt(1/8), c(k>0) = sqrt(2/8): the
   // SDK's constant table (computed in double, rounded once; kernel and reference read the

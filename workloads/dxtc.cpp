@@ -73,7 +73,7 @@ class Dxtc : public Workload {
         want.push_back(w.first);
         want.push_back(w.second);
       }
-    return compareWords("result", mem.words("result"), want);
+    return compareWords("result", mem, want);
   }
 
  private:

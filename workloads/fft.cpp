@@ -90,7 +90,7 @@ class Fft : public Workload {
           d[2 * (base + k * elemStride) + 1] = isa::U(im[k]);
         }
       }
-    return compareWords("data", mem.words("data"), d);
+    return compareWords("data", mem, d);
   }
 
  private:

@@ -36,7 +36,7 @@ class Fig3 : public Workload {
   std::string verify(const isa::GlobalMemory& mem) const override {
     std::vector<uint32_t> want;
     for (long t = 0; t < x_ * y_; ++t) want.push_back(kValues[t % x_]);
-    return compareWords("out", mem.words("out"), want);
+    return compareWords("out", mem, want);
   }
 
  private:

@@ -75,7 +75,7 @@ class FloydWarshall : public Workload {
           }
     std::vector<uint32_t> want(dist.size());
     for (size_t i = 0; i < dist.size(); ++i) want[i] = static_cast<uint32_t>(dist[i]);
-    return compareWords("dist", mem.words("dist"), want) + compareWords("next", mem.words("next"), next);
+    return compareWords("dist", mem, want) + compareWords("next", mem, next);
   }
 
  private:

@@ -28,7 +28,8 @@ class Fwt : public Workload {
     uint32_t bytes = static_cast<uint32_t>(batches_ * n() * 4);
     uint32_t dst = mem.allocate("dst", bytes);
     uint32_t src = mem.allocate("src", bytes);
-    mem.setWords("src", input());
+    Input in(seed_);
+    fillWords(mem, "src", [&](size_t) { return in.next(); });
     isa::LaunchConfig l;
     l.grid = {static_cast<uint32_t>(batches_), 1, 1};
     l.block = {static_cast<uint32_t>(n() / 4), 1, 1};
@@ -39,12 +40,12 @@ class Fwt : public Workload {
   // The kernel's stages in its order; within a stage the butterflies touch disjoint elements,
   // so running them one after another gives the same words as the parallel kernel.
   std::string verify(const isa::GlobalMemory& mem) const override {
-    auto in = input();
+    Input in(seed_);  // batch by batch: no copy of the whole input
     const long N = n();
-    std::vector<uint32_t> want(in.size());
+    std::vector<uint32_t> want(batches_ * N);
     std::vector<float> s(N);
     for (long b = 0; b < batches_; ++b) {
-      for (long i = 0; i < N; ++i) s[i] = isa::F(in[b * N + i]);
+      for (long i = 0; i < N; ++i) s[i] = isa::F(in.next());
       for (long stride = N >> 2; stride > 0; stride >>= 2)
         for (long pos = 0; pos < N / 4; ++pos) {
           long lo = pos & (stride - 1), i0 = ((pos - lo) << 2) + lo;
@@ -64,20 +65,20 @@ class Fwt : public Workload {
         }
       for (long i = 0; i < N; ++i) want[b * N + i] = isa::U(s[i]);
     }
-    return compareWords("dst", mem.words("dst"), want);
+    return compareWords("dst", mem, want);
   }
 
  private:
   long n() const { return 1L << log2n_; }
-  std::vector<uint32_t> input() const {
-    std::vector<uint32_t> v(batches_ * n());
-    uint32_t s = static_cast<uint32_t>(seed_);
-    for (auto& w : v) {
+  // The input words in order, one at a time.
+  struct Input {
+    explicit Input(long seed) : s(static_cast<uint32_t>(seed)) {}
+    uint32_t next() {
       s = s * 1664525u + 1013904223u;  // Numerical Recipes LCG; 24 bits, exact in a float
-      w = isa::U(static_cast<float>(s >> 8) * (1.0f / 8388608.0f) - 1.0f);
+      return isa::U(static_cast<float>(s >> 8) * (1.0f / 8388608.0f) - 1.0f);
     }
-    return v;
-  }
+    uint32_t s;
+  };
   long batches_, log2n_, seed_;
 };
 

@@ -76,9 +76,9 @@ class Gaussian : public Workload {
     for (float x : m) mw.push_back(isa::U(x));
     for (float x : a) aw.push_back(isa::U(x));
     for (float x : b) bw.push_back(isa::U(x));
-    std::string e = compareWords("m", mem.words("m"), mw);
-    if (e.empty()) e = compareWords("a", mem.words("a"), aw);
-    if (e.empty()) e = compareWords("b", mem.words("b"), bw);
+    std::string e = compareWords("m", mem, mw);
+    if (e.empty()) e = compareWords("a", mem, aw);
+    if (e.empty()) e = compareWords("b", mem, bw);
     return e;
   }
 

@@ -146,11 +146,11 @@ class HeartWall : public Workload {
           }
       }
     std::vector<uint32_t> rw(rows.begin(), rows.end()), cw(cols.begin(), cols.end());
-    std::string e = compareWords("track", mem.words("track"), track);
-    if (e.empty()) e = compareWords("score", mem.words("score"), score);
-    if (e.empty()) e = compareWords("rows", mem.words("rows"), rw);
-    if (e.empty()) e = compareWords("cols", mem.words("cols"), cw);
-    if (e.empty()) e = compareWords("templates", mem.words("templates"), tmpl);
+    std::string e = compareWords("track", mem, track);
+    if (e.empty()) e = compareWords("score", mem, score);
+    if (e.empty()) e = compareWords("rows", mem, rw);
+    if (e.empty()) e = compareWords("cols", mem, cw);
+    if (e.empty()) e = compareWords("templates", mem, tmpl);
     return e;
   }
 

@@ -82,7 +82,7 @@ class Hotspot : public Workload {
     }
     std::vector<uint32_t> want(t.size());
     for (size_t i = 0; i < t.size(); ++i) want[i] = isa::U(t[i]);
-    return compareWords("temp_dst", mem.words("temp_dst"), want);
+    return compareWords("temp_dst", mem, want);
   }
 
  private:

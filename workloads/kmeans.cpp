@@ -89,9 +89,9 @@ class KMeans : public Workload {
     std::vector<uint32_t> t(points_ * features_);  // the transpose
     for (long p = 0; p < points_; ++p)
       for (long f = 0; f < features_; ++f) t[p + points_ * f] = pts[p * features_ + f];
-    std::string err = compareWords("features_t", mem.words("features_t"), t);
-    if (err.empty()) err = compareWords("membership", mem.words("membership"), second);
-    if (err.empty()) err = compareWords("delta", mem.words("delta"), {delta});
+    std::string err = compareWords("features_t", mem, t);
+    if (err.empty()) err = compareWords("membership", mem, second);
+    if (err.empty()) err = compareWords("delta", mem, {delta});
     return err;
   }
 

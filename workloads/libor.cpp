@@ -86,7 +86,7 @@ class Libor : public Workload {
     for (long n = 0; n < kNmat; ++n) b = b / std::fma(kDelta, L[n], 1.0f);
     v = b * v;
     std::vector<uint32_t> want(npath_, isa::U(v));
-    return compareWords("v", mem.words("v"), want);
+    return compareWords("v", mem, want);
   }
 
  private:

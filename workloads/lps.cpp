@@ -80,8 +80,8 @@ class Lps : public Workload {
     // After an odd number of sweeps the result is in u2, after an even number in u1; the other
     // grid holds the sweep before.
     const bool odd = iterations_ % 2 == 1;
-    std::string err = compareWords(odd ? "u2" : "u1", mem.words(odd ? "u2" : "u1"), src);
-    if (err.empty() && iterations_ > 1) err = compareWords(odd ? "u1" : "u2", mem.words(odd ? "u1" : "u2"), dst);
+    std::string err = compareWords(odd ? "u2" : "u1", mem, src);
+    if (err.empty() && iterations_ > 1) err = compareWords(odd ? "u1" : "u2", mem, dst);
     return err;
   }
 

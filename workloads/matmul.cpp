@@ -56,7 +56,7 @@ class Matmul : public Workload {
         }
         want[r * n_ + c] = isa::U(acc);
       }
-    return compareWords("C", mem.words("C"), want);
+    return compareWords("C", mem, want);
   }
 
  private:

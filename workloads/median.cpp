@@ -53,7 +53,7 @@ class Median : public Workload {
         std::nth_element(w, w + 4, w + 9);
         want[y * width_ + x] = w[4];
       }
-    return compareWords("out", mem.words("out"), want);
+    return compareWords("out", mem, want);
   }
 
  private:

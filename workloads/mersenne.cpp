@@ -90,7 +90,7 @@ class Mersenne : public Workload {
       }
       for (long j = 0; j < perRng_; ++j) want[g + j * rngs_] = isa::U(out[j]);
     }
-    return compareWords("random", mem.words("random"), want);
+    return compareWords("random", mem, want);
   }
 
  private:

@@ -87,7 +87,7 @@ class Nlm : public Workload {
         clr = std::fma(tex(ix, iy) - clr, lerpQ, clr);
         want[iy * w_ + ix] = isa::U(clr);
       }
-    return compareWords("dst", mem.words("dst"), want);
+    return compareWords("dst", mem, want);
   }
 
  private:

@@ -70,7 +70,7 @@ class NQueens : public Workload {
     std::vector<uint32_t> want((boards.size() + kBlock - 1) / kBlock, 0);
     for (size_t i = 0; i < boards.size(); ++i)
       want[i / kBlock] += completions(boards[i], n_ - prefix_);
-    return compareWords("total", mem.words("total"), want);
+    return compareWords("total", mem, want);
   }
 
  private:

@@ -78,7 +78,7 @@ class Nw : public Workload {
                                     at(i - 1, j) - static_cast<int32_t>(penalty_)});
         score[i * c + j] = static_cast<uint32_t>(v);
       }
-    return compareWords("score", mem.words("score"), score);
+    return compareWords("score", mem, score);
   }
 
  private:

@@ -38,13 +38,13 @@ class Pathfinder : public Workload {
   // Rodinia's buffers: gpuWall holds wall rows 1..rows-1, gpuResult[0] starts as wall row 0,
   // gpuResult[1] is scratch. Returns the first strip's launch (t = 0).
   isa::LaunchConfig setup(isa::GlobalMemory& mem) const override {
-    const auto w = wall();
     const uint32_t rowBytes = static_cast<uint32_t>(cols_ * 4);
     uint32_t wallAddr = mem.allocate("wall", rowBytes * static_cast<uint32_t>(rows_ - 1));
     uint32_t r0 = mem.allocate("result0", rowBytes);
     uint32_t r1 = mem.allocate("result1", rowBytes);
-    mem.setWords("wall", std::vector<uint32_t>(w.begin() + cols_, w.end()));
-    mem.setWords("result0", std::vector<uint32_t>(w.begin(), w.begin() + cols_));
+    Wall w(seed_);  // row 0 into result0, rows 1.. into wall, in place
+    fillWords(mem, "result0", [&](size_t) { return w.next(); });
+    fillWords(mem, "wall", [&](size_t) { return w.next(); });
     isa::LaunchConfig l;
     l.grid = {static_cast<uint32_t>(blockCols()), 1, 1};
     l.block = {kBlock, 1, 1};
@@ -70,9 +70,9 @@ class Pathfinder : public Workload {
   // the missing neighbours at the edges left out. The last launch's dst holds the final row;
   // the other buffer the row the last launch started from (its src).
   std::string verify(const isa::GlobalMemory& mem) const override {
-    const auto w = wall();
+    Wall w(seed_);  // the rows in order, one at a time
     std::vector<int32_t> cur(cols_), next(cols_), before;
-    for (long j = 0; j < cols_; ++j) cur[j] = static_cast<int32_t>(w[j]);
+    for (long j = 0; j < cols_; ++j) cur[j] = static_cast<int32_t>(w.next());
     long t = 0;
     for (; t < rows_ - 1; t += height_) {
       before = cur;
@@ -81,15 +81,15 @@ class Pathfinder : public Workload {
           int32_t m = cur[j];
           if (j > 0) m = std::min(m, cur[j - 1]);
           if (j < cols_ - 1) m = std::min(m, cur[j + 1]);
-          next[j] = static_cast<int32_t>(w[r * cols_ + j]) + m;
+          next[j] = static_cast<int32_t>(w.next()) + m;
         }
         cur.swap(next);
       }
     }
     const bool odd = numLaunches() % 2 == 1;
     std::vector<uint32_t> fin(cur.begin(), cur.end()), prev(before.begin(), before.end());
-    return compareWords(odd ? "result1" : "result0", mem.words(odd ? "result1" : "result0"), fin) +
-           compareWords(odd ? "result0" : "result1", mem.words(odd ? "result0" : "result1"), prev);
+    return compareWords(odd ? "result1" : "result0", mem, fin) +
+           compareWords(odd ? "result0" : "result1", mem, prev);
   }
 
  private:
@@ -106,16 +106,16 @@ class Pathfinder : public Workload {
     l.params[6] = static_cast<uint32_t>(t);  // startStep
     return l;
   }
-  // wall[i][j] = rand() % 10 as Rodinia, from the Numerical Recipes LCG.
-  std::vector<uint32_t> wall() const {
-    std::vector<uint32_t> v(rows_ * cols_);
-    uint32_t s = static_cast<uint32_t>(seed_);
-    for (auto& x : v) {
+  // wall[i][j] = rand() % 10 as Rodinia, from the Numerical Recipes LCG: the words in row-major
+  // order, one at a time (the wall is the workload's largest buffer: never a copy of it whole).
+  struct Wall {
+    explicit Wall(long seed) : s(static_cast<uint32_t>(seed)) {}
+    uint32_t next() {
       s = s * 1664525u + 1013904223u;
-      x = (s >> 8) % 10;
+      return (s >> 8) % 10;
     }
-    return v;
-  }
+    uint32_t s;
+  };
   long cols_, rows_, height_, seed_;
 };
 

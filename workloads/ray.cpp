@@ -66,7 +66,7 @@ class Ray : public Workload {
     std::vector<uint32_t> want(width_ * height_);
     for (long py = 0; py < height_; ++py)
       for (long px = 0; px < width_; ++px) want[py * width_ + px] = pixel(s, px, py);
-    return compareWords("image", mem.words("image"), want);
+    return compareWords("image", mem, want);
   }
 
  private:

@@ -100,7 +100,7 @@ class Sad : public Workload {
           shapes.push_back(x);
         for (long k = 0; k < kShapes; ++k) want[(mb * kShapes + k) * n + pos] = shapes[k];
       }
-    return compareWords("sads", mem.words("sads"), want);
+    return compareWords("sads", mem, want);
   }
 
  private:

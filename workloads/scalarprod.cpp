@@ -68,7 +68,7 @@ class ScalarProd : public Workload {
         for (long i = 0; i < stride; ++i) acc[i] = acc[i] + acc[stride + i];
       want[v] = isa::U(acc[0]);
     }
-    return compareWords("c", mem.words("c"), want);
+    return compareWords("c", mem, want);
   }
 
  private:

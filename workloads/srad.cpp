@@ -100,11 +100,11 @@ class Srad : public Workload {
         wc[ei] = isa::U(c);
       }
     std::string r;
-    r += compareWords("dN", mem.words("dN"), wn);
-    r += compareWords("dS", mem.words("dS"), ws);
-    r += compareWords("dW", mem.words("dW"), ww);
-    r += compareWords("dE", mem.words("dE"), we);
-    r += compareWords("c", mem.words("c"), wc);
+    r += compareWords("dN", mem, wn);
+    r += compareWords("dS", mem, ws);
+    r += compareWords("dW", mem, ww);
+    r += compareWords("dE", mem, we);
+    r += compareWords("c", mem, wc);
     return r;
   }
 

@@ -34,7 +34,7 @@ class VecAdd : public Workload {
     auto a = input(0.5f), b = input(2.0f);
     std::vector<uint32_t> want(n_);
     for (long i = 0; i < n_; ++i) want[i] = isa::U(isa::F(a[i]) + isa::F(b[i]));
-    return compareWords("c", mem.words("c"), want);
+    return compareWords("c", mem, want);
   }
 
  private:

@@ -151,18 +151,37 @@ void rejectUnknown(const Options& o, const std::vector<std::string>& known, cons
   }
 }
 
-std::string compareWords(const std::string& buffer, const std::vector<uint32_t>& got,
-                         const std::vector<uint32_t>& want) {
-  if (got.size() < want.size()) return buffer + ": buffer too small";
+namespace {
+
+template <class Got>
+std::string compareWordsOf(const std::string& buffer, size_t gotWords, Got got, const std::vector<uint32_t>& want) {
+  if (gotWords < want.size()) return buffer + ": buffer too small";
   std::ostringstream s;
   size_t bad = 0;
   for (size_t i = 0; i < want.size(); ++i) {
-    if (got[i] == want[i]) continue;
-    if (bad < 5) s << buffer << "[" << i << "] = 0x" << std::hex << got[i] << ", expected 0x" << want[i] << std::dec << "\n";
+    const uint32_t g = got(i);
+    if (g == want[i]) continue;
+    if (bad < 5) s << buffer << "[" << i << "] = 0x" << std::hex << g << ", expected 0x" << want[i] << std::dec << "\n";
     ++bad;
   }
   if (bad) s << bad << " of " << want.size() << " words differ";
   return s.str();
+}
+
+}  // namespace
+
+std::string compareWords(const std::string& buffer, const std::vector<uint32_t>& got,
+                         const std::vector<uint32_t>& want) {
+  return compareWordsOf(buffer, got.size(), [&](size_t i) { return got[i]; }, want);
+}
+
+std::string compareWords(const std::string& buffer, const isa::GlobalMemory& mem, const std::vector<uint32_t>& want) {
+  const std::vector<uint8_t>& bytes = mem.region(buffer).bytes;
+  return compareWordsOf(buffer, bytes.size() / 4, [&](size_t i) {
+    uint32_t w;
+    std::memcpy(&w, bytes.data() + 4 * i, 4);
+    return w;
+  }, want);
 }
 
 }  // namespace simtlm::workloads

@@ -2,6 +2,7 @@
 // Every workload carries its own verify (MGPUSim practice).
 #pragma once
 
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -97,6 +98,19 @@ void rejectUnknown(const Options& o, const std::vector<std::string>& known, cons
 // Bit-exact comparison of a float buffer with a reference; reports the first mismatches.
 std::string compareWords(const std::string& buffer, const std::vector<uint32_t>& got,
                          const std::vector<uint32_t>& want);
+// The same on buffer `buffer` of `mem`, read where it is (no copy of it).
+std::string compareWords(const std::string& buffer, const isa::GlobalMemory& mem, const std::vector<uint32_t>& want);
+
+// Fills buffer `name` of `mem` with f(0), f(1), ... in place (setWords without a vector of the
+// whole buffer beside it).
+template <class F>
+void fillWords(isa::GlobalMemory& mem, const std::string& name, F f) {
+  auto& bytes = const_cast<isa::GlobalMemory::Region&>(mem.region(name)).bytes;
+  for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+    const uint32_t w = f(i / 4);
+    std::memcpy(bytes.data() + i, &w, 4);
+  }
+}
 
 // Constructors of the individual workloads (one file each).
 std::unique_ptr<Workload> makeVecAdd(const Options& o);

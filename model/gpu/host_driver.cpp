@@ -12,6 +12,16 @@ namespace simtlm::gpu {
 using namespace sc_core;
 using model::Reg;
 
+namespace {
+
+// The job's memory is the driver's to fill and empty; GlobalMemory hands its regions out
+// read-only (find() needs a non-empty range, which a released region is not).
+isa::GlobalMemory::Region& region(const HostJob& job, size_t i) {
+  return const_cast<isa::GlobalMemory::Region&>(job.memory->regions()[i]);
+}
+
+}  // namespace
+
 HostDriver::HostDriver(sc_module_name name, HostJob job)
     : HostDriver(name, [job, given = false](HostJob& next) mutable {
         if (given) return false;
@@ -107,13 +117,22 @@ HostResult HostDriver::runJob(const HostJob& job) {
       (!params.empty() && !debug(tlm::TLM_WRITE_COMMAND, paramAddr, reinterpret_cast<unsigned char*>(params.data()),
                                  static_cast<unsigned>(params.size() * 4))))
     return fail("cannot place the kernel in memory");
-  for (const auto& r : job.memory->regions()) {
-    std::vector<unsigned char> bytes(r.bytes.begin(), r.bytes.end());
-    if (!bytes.empty() && !debug(tlm::TLM_WRITE_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size())))
+  if (beforeLaunch) beforeLaunch(job);
+  // Written from the regions' own bytes (a debug write leaves them as they are); each freed once
+  // placed when the job asks (`sizes` keeps what was released, to be rebuilt at read-back).
+  std::vector<size_t> sizes(job.memory->regions().size(), 0);
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    auto& r = region(job, i);
+    if (r.bytes.empty()) continue;
+    if (!debug(tlm::TLM_WRITE_COMMAND, r.base, r.bytes.data(), static_cast<unsigned>(r.bytes.size()))) {
+      readBack(job, sizes, true);  // what was released comes back from the target
       return fail("cannot place buffer '" + r.name + "' in memory");
+    }
+    if (!job.releaseWhileRunning) continue;
+    sizes[i] = r.bytes.size();
+    std::vector<uint8_t>().swap(r.bytes);
   }
   // 2. Program the control registers and launch.
-  if (beforeLaunch) beforeLaunch(job);
   const auto& l = job.launch;
   const std::pair<Reg, uint32_t> writes[] = {
       {Reg::Entry, job.codeAddress}, {Reg::GridX, l.grid.x}, {Reg::GridY, l.grid.y},
@@ -140,12 +159,24 @@ HostResult HostDriver::runJob(const HostJob& job) {
   result.errorCode = err;
   result.cycles = static_cast<uint64_t>(hi) << 32 | lo;
   // 4. Read the buffers back.
-  for (const auto& r : job.memory->regions()) {
-    auto& region = *job.memory->find(r.base, static_cast<uint32_t>(std::max<size_t>(r.bytes.size(), 1)));
-    if (!r.bytes.empty() && !debug(tlm::TLM_READ_COMMAND, r.base, region.bytes.data(), static_cast<unsigned>(r.bytes.size())))
-      return fail("cannot read buffer '" + r.name + "' back");
-  }
+  if (const std::string bad = readBack(job, sizes, false); !bad.empty()) return fail("cannot read buffer '" + bad + "' back");
   return result;
+}
+
+std::string HostDriver::readBack(const HostJob& job, const std::vector<size_t>& sizes, bool releasedOnly) {
+  std::string bad;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (releasedOnly && !sizes[i]) continue;
+    auto& r = region(job, i);
+    if (sizes[i]) r.bytes.resize(sizes[i]);
+    if (r.bytes.empty()) continue;
+    if (!debug(tlm::TLM_READ_COMMAND, r.base, r.bytes.data(), static_cast<unsigned>(r.bytes.size()))) {
+      if (bad.empty()) bad = r.name;
+      continue;  // every released buffer gets its size back
+    }
+    if (onReadBack) onReadBack(job, r);
+  }
+  return bad;
 }
 
 }  // namespace simtlm::gpu

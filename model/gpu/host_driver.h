@@ -3,11 +3,14 @@
 // transport; b_transport where that moves no bytes), programs the control registers, launches, waits for the interrupt, and reads the
 // buffers back. Sockets: `control` to the GPU's control target, `to_memory` to the memory the
 // GPU uses (usually through the interconnect). Several kernels run one after another on the
-// same memory when a job source hands out more than one job.
+// same memory when a job source hands out more than one job. A job may ask the driver to free
+// its copy of the buffers while the kernel runs (releaseWhileRunning): the target's memory then
+// holds the only copy, and the driver rebuilds its own when it reads them back.
 #pragma once
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -24,6 +27,10 @@ struct HostJob {
   isa::LaunchConfig launch;
   isa::GlobalMemory* memory = nullptr;  // buffers: copied in before, read back after
   uint32_t codeAddress = 0x01000000;    // where the code and then the parameters are placed
+  // Each buffer's bytes in `memory` are freed once placed (its size kept) and rebuilt when read
+  // back: while the kernel runs, `memory`'s regions are empty. For large buffers (one copy in
+  // host memory at a time, not two).
+  bool releaseWhileRunning = false;
 };
 
 struct HostResult {
@@ -50,8 +57,12 @@ class HostDriver : public sc_core::sc_module {
   const HostResult& result() const { return result_; }
   // Called after each job, with its result.
   std::function<void(const HostJob&, const HostResult&)> onJobDone;
-  // Called before each launch (for example to tell the GPU where the job's buffers are).
+  // Called before each launch, before the buffers are placed (for example to tell the GPU where
+  // the job's buffers are).
   std::function<void(const HostJob&)> beforeLaunch;
+  // Called after each buffer is read back, with it (for example to free the target's copy once
+  // the last job is done).
+  std::function<void(const HostJob&, const isa::GlobalMemory::Region&)> onReadBack;
   // Called when every job is finished or one failed (for example to sc_stop()).
   std::function<void()> onFinished;
 
@@ -62,6 +73,9 @@ class HostDriver : public sc_core::sc_module {
   bool writeReg(uint32_t offset, uint32_t value);
   bool readReg(uint32_t offset, uint32_t& value);
   bool debug(tlm::tlm_command cmd, uint64_t address, unsigned char* data, unsigned size);
+  // Reads the buffers of `job` back into its memory (those released, with their size in
+  // `sizes`, resized first), or only the released ones; the name of the first that failed, or "".
+  std::string readBack(const HostJob& job, const std::vector<size_t>& sizes, bool releasedOnly);
 
   JobSource jobs_;
   HostResult result_;

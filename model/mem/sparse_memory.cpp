@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 namespace simtlm::mem {
 
@@ -12,6 +13,18 @@ unsigned char* SparseMemory::page(std::uint64_t address) {
   auto& p = pages_[address >> page_bits_];
   if (!p) p.reset(new unsigned char[page_bytes()]());
   return p.get();
+}
+
+void SparseMemory::release(std::uint64_t address, std::uint64_t n) {
+  const std::uint64_t first = (address + page_bytes() - 1) >> page_bits_;
+  const std::uint64_t end = (address + n) >> page_bits_;  // pages [first, end) lie wholly inside
+  if (end <= first) return;
+  if (end - first < pages_.size()) {
+    for (std::uint64_t p = first; p < end; ++p) pages_.erase(p);
+    return;
+  }
+  for (auto it = pages_.begin(); it != pages_.end();)
+    it = it->first >= first && it->first < end ? pages_.erase(it) : std::next(it);
 }
 
 void SparseMemory::read(std::uint64_t address, unsigned char* dst, std::uint64_t n) const {

@@ -1,6 +1,6 @@
 // Sparse backing store for memory targets: pages are allocated on first write (or when a DMI
 // pointer is handed out), unwritten memory reads as zero, so a 4 GB space costs only what is
-// touched. Page storage never moves once allocated (DMI pointers stay valid).
+// touched. Page storage never moves once allocated (DMI pointers stay valid until release()).
 #pragma once
 
 #include <tlm>
@@ -23,6 +23,10 @@ class SparseMemory {
   void write(std::uint64_t address, const unsigned char* src, std::uint64_t n);
   // The (allocated) page holding `address`.
   unsigned char* page(std::uint64_t address);
+  // Frees the pages lying wholly inside [address, address + n) (they read as zero again); a
+  // page only partly inside keeps its bytes. For when nothing will read the range any more (the
+  // host has read its buffers back after the last kernel): a DMI pointer to a freed page dangles.
+  void release(std::uint64_t address, std::uint64_t n);
 
   // Whether the payload's command and address range are acceptable; the TLM status otherwise.
   tlm::tlm_response_status check(const tlm::tlm_generic_payload& gp) const;
