@@ -75,6 +75,13 @@ class DarsieMechanism final : public sm::SmMechanism {
     if (x.sync) return (x.waiting & bit) && ((x.arrived | x.waiting) & db.majority) != db.majority ? Wait::Sync : Wait::None;
     return x.leaderWB ? Wait::None : Wait::LeaderWB;
   }
+  // A warp parked at a synchronization point (Wait::Sync) at the current epoch waits there
+  // still unless every majority warp has arrived since (arrivals leave the epoch alone).
+  bool syncWaits(const sm::WarpSlot& w, const DarsieWarp& dw) const {
+    const DarsieBlock& db = *d_.blocks[w.block];
+    const SkipEntry& x = db.table[dw.parkEntry];
+    return ((x.arrived | x.waiting) & db.majority) != db.majority;
+  }
   // The waits of the warps in `waiting` (word wd of SkipperWatch::parkedWb) this cycle.
   void countLeaderWbWaits(size_t wd, uint64_t waiting);
   // The warp's state changed in a way the skipper must look at again (a wait may have ended).

@@ -69,26 +69,41 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
       if (slot >= hi) break;
       const uint64_t m = uint64_t{1} << (slot % 64);
       DarsieWarp& dw = d.warps[slot];
-      if ((d.watch.parked[wd] & m) && dw.parkEpoch == d.watch.epoch) {
-        // A follower waiting for LeaderWB sits in the entry's warps-waiting mask until the
-        // leader's write-back wakes it (Sec. 4.3.2): it takes no read port meanwhile. A warp
-        // waiting for an older instance to leave would probe again.
-        if (dw.parkKind == DarsieWarp::Park::LeaderWB) {
-          d.leaderWbWaits++;
-          sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
-        } else if (port(dw.parkPc)) d.lapWaits++;
-        continue;
-      }
-      d.watch.parked[wd] &= ~m;
       sm::WarpSlot& w = sm_.warps[slot];
-      if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked || !mustDecide(w, static_cast<int>(slot)) ||
-          w.ibuf.skips() >= sm_.cfg.darsie.skip_entries) {
+      if (d.watch.parked[wd] & m) {
+        // Nothing of the warp's own changed since its wait (its events unpark it): it still
+        // must decide, and only the table can have ended the wait.
+        if (dw.parkEpoch == d.watch.epoch) {
+          // A follower waiting for LeaderWB sits in the entry's warps-waiting mask until the
+          // leader's write-back wakes it (Sec. 4.3.2): it takes no read port meanwhile. A warp
+          // waiting for an older instance, or at a synchronization point (which other warps'
+          // arrivals end without a table change), would probe again.
+          if (dw.parkKind == DarsieWarp::Park::LeaderWB) {
+            d.leaderWbWaits++;
+            sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
+            continue;
+          }
+          if (dw.parkKind == DarsieWarp::Park::Lap) {
+            if (port(dw.parkPc)) d.lapWaits++;
+            continue;
+          }
+          if (syncWaits(w, dw)) {
+            if (port(dw.parkPc)) d.freelistWait++;
+            continue;
+          }
+        }
+      } else if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked || !mustDecide(w, static_cast<int>(slot)) ||
+                 w.ibuf.skips() >= sm_.cfg.darsie.skip_entries) {
         d.watch.cand[wd] &= ~m;  // nothing to decide until the warp is woken or changed
         continue;
       }
       if (!port(w.fetchPc)) continue;
+      d.watch.parked[wd] &= ~m;
       switch (waitsAgain(w, dw)) {  // (what probe() would do, without its lookup)
-        case Wait::Sync: d.freelistWait++; break;
+        case Wait::Sync:
+          d.freelistWait++;
+          park(static_cast<int>(slot), DarsieWarp::Park::Sync, w.fetchPc, dw.parkEntry);
+          break;
         case Wait::LeaderWB:
           d.leaderWbWaits++;
           sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));

@@ -50,7 +50,7 @@ struct DarsieWarp {
   bool releasePending = false;          // exited: versions to give back once drained
   // The skipper's last probe of this warp waited (SkipperWatch::parked): at this PC, for this
   // reason, with the table as it was at this epoch.
-  enum class Park : uint8_t { LeaderWB, Lap } parkKind = Park::LeaderWB;
+  enum class Park : uint8_t { LeaderWB, Lap, Sync } parkKind = Park::LeaderWB;
   uint32_t parkPc = 0;
   uint64_t parkEpoch = 0;
   int parkEntry = -1;  // the entry a LeaderWB wait was for (a guess once the wait is over)
