@@ -1,6 +1,7 @@
 // DARSIE as a mechanism of the SM (docs/darsie.md; DARSIE Sec. 4.3-4.5), attached through the
-// SM's hooks (model/sm/sm_mechanism.h). Front end (darsie_frontend.cpp): the skipper beside the
-// fetch scheduler with the PC skip table and its PC coalescer, leader election, followers' skips
+// SM's hooks (model/sm/sm_mechanism.h). Launch, admission, statistics: darsie_mechanism.cpp.
+// The skipper (darsie_skipper.cpp) beside the fetch scheduler with the PC skip table and its PC
+// coalescer, leader election, followers' waits and skips. Issue side (darsie_issue.cpp): skips
 // retired in program order, majority-path branch barriers, leaving the majority path. Register
 // side (darsie_registers.cpp): renaming onto the block's rename pool (values and banks), the
 // leader's version written at dispatch, LeaderWB, the load rules of Sec. 4.4, bar.sync's rejoin.
@@ -15,6 +16,13 @@
 #include "model/sm/sm_mechanism.h"
 
 namespace simtlm::darsie {
+
+// What an observer of the SM (a warp timeline, docs/timeline.md) is told, besides the instants
+// "leader" (an election), "skip" (a follower's skip retired) and "majority leave": a follower's
+// probe waiting for its leader's write-back (darsie.leaderwb_waits, per cycle) and a warp
+// waiting at a branch barrier of the majority path (darsie.branch_stall_cycles).
+inline constexpr const char* kFollowerWait = "follower wait";
+inline constexpr const char* kMajorityWait = "majority-path wait";
 
 class DarsieMechanism final : public sm::SmMechanism {
  public:
@@ -67,15 +75,17 @@ class DarsieMechanism final : public sm::SmMechanism {
     if (x.sync) return (x.waiting & bit) && ((x.arrived | x.waiting) & db.majority) != db.majority ? Wait::Sync : Wait::None;
     return x.leaderWB ? Wait::None : Wait::LeaderWB;
   }
-  // The waits of the warps in `waiting` (word wd of DarsieState::parkedWb) this cycle.
+  // A warp parked at a synchronization point (Wait::Sync) at the current epoch waits there
+  // still unless every majority warp has arrived since (arrivals leave the epoch alone).
+  bool syncWaits(const sm::WarpSlot& w, const DarsieWarp& dw) const {
+    const DarsieBlock& db = *d_.blocks[w.block];
+    const SkipEntry& x = db.table[dw.parkEntry];
+    return ((x.arrived | x.waiting) & db.majority) != db.majority;
+  }
+  // The waits of the warps in `waiting` (word wd of SkipperWatch::parkedWb) this cycle.
   void countLeaderWbWaits(size_t wd, uint64_t waiting);
   // The warp's state changed in a way the skipper must look at again (a wait may have ended).
-  void touch(int slot) {
-    const uint64_t m = uint64_t{1} << (slot % 64);
-    d_.cand[static_cast<size_t>(slot) / 64] |= m;
-    d_.parked[static_cast<size_t>(slot) / 64] &= ~m;
-    d_.parkedWb[static_cast<size_t>(slot) / 64] &= ~m;
-  }
+  void touch(int slot) { d_.watch.touch(slot); }
   void followPath(int slot, const sm::IBufferEntry& e, bool diverged);
   void tryReleaseBranch(int blockSlot);
   void leave(int slot);

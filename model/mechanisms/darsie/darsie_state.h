@@ -1,8 +1,8 @@
 // DARSIE's state in one SM (docs/darsie.md; DARSIE Sec. 4.3-4.5): per resident block the PC
 // skip table, the rename pool and the majority-path mask; per warp slot its position on the
 // majority path, its pending decision at the fetch PC and its branch-barrier wait. The hooks
-// that use it are in darsie_frontend.cpp (front end, issue side) and darsie_registers.cpp
-// (renaming, versions, load rules, barriers).
+// that use it are in darsie_skipper.cpp (front end), darsie_issue.cpp (issue side) and
+// darsie_registers.cpp (renaming, versions, load rules, barriers).
 #pragma once
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "model/mechanisms/darsie/darsie_skipper.h"
 #include "model/mechanisms/darsie/launch_marking.h"
 #include "model/mechanisms/darsie/rename_pool.h"
 #include "model/mechanisms/darsie/skip_table.h"
@@ -47,9 +48,9 @@ struct DarsieWarp {
   std::vector<uint64_t> heldSince;
   uint64_t busyUntil = 0;               // copying renamed registers out
   bool releasePending = false;          // exited: versions to give back once drained
-  // The skipper's last probe of this warp waited (DarsieState::parked): at this PC, for this
+  // The skipper's last probe of this warp waited (SkipperWatch::parked): at this PC, for this
   // reason, with the table as it was at this epoch.
-  enum class Park : uint8_t { LeaderWB, Lap } parkKind = Park::LeaderWB;
+  enum class Park : uint8_t { LeaderWB, Lap, Sync } parkKind = Park::LeaderWB;
   uint32_t parkPc = 0;
   uint64_t parkEpoch = 0;
   int parkEntry = -1;  // the entry a LeaderWB wait was for (a guess once the wait is over)
@@ -85,21 +86,8 @@ struct DarsieState {
   bool noCfSync = false, ignoreStores = false, earlySkip = false;
   std::vector<DarsieWarp> warps;                 // by slot
   std::vector<std::optional<DarsieBlock>> blocks;  // by block slot
-  unsigned rr = 0;                               // skipper's round-robin start
-  // The skipper looks only at warps that can need a decision: a bit per slot, set when the SM
-  // wakes the warp or DARSIE changes it, cleared when the skipper finds it has nothing to
-  // decide. A warp in `parked` waited at its last probe and nothing that could end the wait has
-  // happened since (its own events clear the bit; the table's bump `epoch`): the skipper counts
-  // the same wait without probing again.
-  std::vector<uint64_t> cand, parked;
-  uint64_t epoch = 0;
-  // Of the parked warps, those waiting for LeaderWB at the current epoch (a bump clears it): the
-  // skipper counts their waits a run of them at a time instead of visiting each.
-  std::vector<uint64_t> parkedWb;
-  void bumpEpoch() {
-    epoch++;
-    std::fill(parkedWb.begin(), parkedWb.end(), 0);
-  }
+  SkipperWatch watch;                            // which warps the skipper looks at
+  void bumpEpoch() { watch.bumpEpoch(); }        // a skip table changed: waits may end
   uint64_t liveEntries = 0;                      // skip-table entries in use, all blocks
   // statistics
   uint64_t skipped = 0, skippedUniform = 0, skippedAffine = 0, skippedUnstructured = 0;
