@@ -2,7 +2,7 @@
 // detected at run time as uniform or affine across the thread block are executed once per block,
 // by the first warp that issues each dynamic instance (the leader), and removed before fetch for
 // the block's other warps (followers), with no synchronization cost. A follower's removed
-// instance is a skip in its I-buffer (as DARSIE's, darsie_frontend.cpp): several are delivered
+// instance is a skip in its I-buffer (as DARSIE's, darsie_skipper.cpp): several are delivered
 // per cycle by incrementing the fetch PC, and each takes effect at the I-buffer's front in
 // program order, where the warp's destination gets the exact value of its own threads (the ISA
 // semantics on its own sources) and no cycle, fetch, issue or unit is charged.
