@@ -64,12 +64,39 @@ void GlobalMemoryAdapter::startKernel(uint64_t cycle) {
 }
 
 bool GlobalMemoryAdapter::canAccept() const {
-  return coalescer_.canAccept() && static_cast<int>(accesses_.size()) < maxOutstanding_;
+  return coalescer_.canAccept() && static_cast<int>(live_) < maxOutstanding_;
+}
+
+uint64_t GlobalMemoryAdapter::newAccess() {
+  live_++;
+  if (freeAccesses_.empty()) {
+    accesses_.emplace_back();
+    return accesses_.size() - 1;
+  }
+  const uint32_t tag = freeAccesses_.back();
+  freeAccesses_.pop_back();
+  Access& acc = accesses_[tag];
+  acc.inFlight = 0;  // as a new one
+  acc.allSent = acc.bypassed = false;
+  acc.words = {};
+  acc.error.clear();
+  return tag;
+}
+
+uint32_t GlobalMemoryAdapter::newSent(const Sent& s) {
+  if (freeSent_.empty()) {
+    sent_.push_back(s);
+    return static_cast<uint32_t>(sent_.size() - 1);
+  }
+  const uint32_t i = freeSent_.back();
+  freeSent_.pop_back();
+  sent_[i] = s;
+  return i;
 }
 
 void GlobalMemoryAdapter::issue(const sm::GlobalRequest& request) {
-  const uint64_t tag = nextTag_++;
-  Access& acc = accesses_[tag];
+  const uint64_t tag = newAccess();
+  Access& acc = access(tag);
   acc.a = request.access;
   acc.id = request.id;
   const sm::GlobalAccess& a = acc.a;
@@ -91,7 +118,7 @@ void GlobalMemoryAdapter::issue(const sm::GlobalRequest& request) {
 }
 
 bool GlobalMemoryAdapter::route(const mem::MemTransaction& t, uint64_t tag) {
-  Access& acc = accesses_.at(tag);
+  Access& acc = access(tag);
   switch (isa::loadPath(acc.a.op)) {
     case isa::LoadPath::Constant: return sendToCache(constCache_, t, tag, acc);
     case isa::LoadPath::ReadOnly: return sendToCache(l1_, t, tag, acc);
@@ -115,39 +142,42 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag, Acces
   acc.bypassed = true;
   if (t.last) acc.allSent = true;
   if (f == isa::Format::Load) {
-    const uint32_t lanes = t.lanes;
-    down_.read(base, size, [this, tag, lanes, base, size](const unsigned char* data, bool ok) {
-      Access& x = accesses_.at(tag);
+    const uint32_t i = newSent({static_cast<uint32_t>(tag), t.lanes, base, size});
+    down_.read(base, size, [this, i](const unsigned char* data, bool ok) {
+      const Sent s = sent_[i];
+      freeSent_.push_back(i);
+      Access& x = access(s.tag);
       if (ok)
         for (int l = 0; l < 32; ++l)
-          if (lanes >> l & 1u) std::memcpy(&x.words[l], data + wordOffset(x.a, l, base, size), 4);
-      finishOne(tag, ok);
+          if (s.lanes >> l & 1u) std::memcpy(&x.words[l], data + wordOffset(x.a, l, s.base, s.size), 4);
+      finishOne(s.tag, ok);
     });
   } else if (f == isa::Format::Store) {
-    std::vector<unsigned char> data(size, 0), enable(size, 0);
+    storeData_.assign(size, 0);
+    storeEnable_.assign(size, 0);
     for (int l = 0; l < 32; ++l) {
       if (!(t.lanes >> l & 1u)) continue;
       const uint32_t off = wordOffset(a, l, base, size);
-      std::memcpy(&data[off], &a.data[l], 4);
-      std::memset(&enable[off], 0xFF, 4);
+      std::memcpy(&storeData_[off], &a.data[l], 4);
+      std::memset(&storeEnable_[off], 0xFF, 4);
     }
-    down_.write(base, data.data(), enable.data(), size,
+    down_.write(base, storeData_.data(), storeEnable_.data(), size,  // (copied by the downstream)
                 [this, tag](const unsigned char*, bool ok) { finishOne(tag, ok); });
   } else {  // atomics: the lanes' operations in lane order, performed at memory
     mem::WordOps ops;
-    int lane[32];
-    for (int l = 0; l < 32; ++l) {
-      if (!(t.lanes >> l & 1u)) continue;
-      lane[ops.count] = l;
-      ops.push(static_cast<uint32_t>(a.addr[l] - base), a.data[l], a.data2[l]);
-    }
-    const unsigned n = ops.count;
-    std::vector<int> lanes(lane, lane + n);
-    down_.atomic(base, a.op, ops, [this, tag, lanes](const unsigned char* old, bool ok) {
-      Access& x = accesses_.at(tag);
-      if (ok)
-        for (size_t i = 0; i < lanes.size(); ++i) std::memcpy(&x.words[lanes[i]], old + 4 * i, 4);
-      finishOne(tag, ok);
+    for (int l = 0; l < 32; ++l)
+      if (t.lanes >> l & 1u) ops.push(static_cast<uint32_t>(a.addr[l] - base), a.data[l], a.data2[l]);
+    const uint32_t i = newSent({static_cast<uint32_t>(tag), t.lanes, base, 0});
+    down_.atomic(base, a.op, ops, [this, i](const unsigned char* old, bool ok) {
+      const Sent s = sent_[i];
+      freeSent_.push_back(i);
+      Access& x = access(s.tag);
+      if (ok) {  // one old word per op: the lanes in lane order
+        unsigned n = 0;
+        for (int l = 0; l < 32; ++l)
+          if (s.lanes >> l & 1u) std::memcpy(&x.words[l], old + 4 * n++, 4);
+      }
+      finishOne(s.tag, ok);
     });
   }
   return true;  // the downstream queues what it cannot send yet
@@ -183,7 +213,7 @@ bool GlobalMemoryAdapter::sendToCache(mem::L1Cache& cache, const mem::MemTransac
 // on that line takes its word), an atomic with one old word per op (its lanes in lane order), a
 // store with nothing.
 void GlobalMemoryAdapter::cacheDone(const mem::L1Response& r) {
-  Access& x = accesses_.at(r.tag);
+  Access& x = access(r.tag);
   if (r.ok && r.kind != mem::L1Request::Kind::Store) {
     unsigned i = 0;
     for (int l = 0; l < 32; ++l) {
@@ -196,7 +226,7 @@ void GlobalMemoryAdapter::cacheDone(const mem::L1Response& r) {
 }
 
 void GlobalMemoryAdapter::finishOne(uint64_t tag, bool ok) {
-  Access& x = accesses_.at(tag);
+  Access& x = access(tag);
   x.inFlight--;
   if (!ok && x.error.empty()) {
     char b[112];
@@ -230,12 +260,13 @@ void GlobalMemoryAdapter::tick(uint64_t cycle) {
   while (!finished_.empty()) {
     const uint64_t tag = finished_.front();
     finished_.pop_front();
-    Access& x = accesses_.at(tag);
+    Access& x = access(tag);
     sm::GlobalResponse r;
     r.id = x.id;
     r.words = x.words;
     r.error = std::move(x.error);
-    accesses_.erase(tag);
+    freeAccesses_.push_back(static_cast<uint32_t>(tag));
+    live_--;
     if (log_.should_log(spdlog::level::trace))
       log_.trace("cycle {}: access {} answered{}", cycle - kernelStart_, r.id, r.error.empty() ? "" : ": " + r.error);
     if (!responses_ || !responses_->nb_write(r))

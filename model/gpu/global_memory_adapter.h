@@ -26,7 +26,7 @@
 #include <deque>
 #include <memory>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
 #include <spdlog/logger.h>
 
@@ -52,7 +52,7 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   void issue(const sm::GlobalRequest& request) override;
   void tick(uint64_t cycle) override;
   bool idle() const override {
-    return accesses_.empty() && bypassed_.empty() && coalescer_.idle() && (!l1Used_ || l1_.idle()) && (!constUsed_ || constCache_.idle());
+    return live_ == 0 && bypassed_.empty() && coalescer_.idle() && (!l1Used_ || l1_.idle()) && (!constUsed_ || constCache_.idle());
   }
 
  private:
@@ -65,6 +65,15 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
     std::array<uint32_t, 32> words{};
     std::string error;
   };
+  // A transaction sent past the caches, until memory answers it: which access, which lanes.
+  struct Sent {
+    uint32_t tag, lanes;
+    uint64_t base;
+    unsigned size;
+  };
+  uint64_t newAccess();       // a free slot of accesses_, its tag
+  Access& access(uint64_t tag) { return accesses_[static_cast<size_t>(tag)]; }
+  uint32_t newSent(const Sent& s);
   bool route(const mem::MemTransaction& t, uint64_t tag);
   // (`acc` is accesses_[tag], looked up once per transaction.)
   bool send(const mem::MemTransaction& t, uint64_t tag, Access& acc);
@@ -84,8 +93,15 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   bool l1Used_ = false, constUsed_ = false;
   uint64_t lineMask_;
   int maxOutstanding_;
-  uint64_t nextTag_ = 0, now_ = 0;
-  std::unordered_map<uint64_t, Access> accesses_;
+  uint64_t now_ = 0;
+  // The accesses in flight by tag (their slot here; a deque: none moves while another is added),
+  // slots reused through freeAccesses_: no allocation per access once warm.
+  std::deque<Access> accesses_;
+  std::vector<uint32_t> freeAccesses_;
+  size_t live_ = 0;
+  std::vector<Sent> sent_;     // by index, reused through freeSent_ (an answer's callback holds
+  std::vector<uint32_t> freeSent_;  // the index only: small enough for std::function's own buffer)
+  std::vector<unsigned char> storeData_, storeEnable_;  // a store's bytes while it is sent
   std::deque<uint64_t> finished_;
   // Accesses memory has answered that bypassed the caches, each with the cycle it leaves the
   // L1's pipeline (in order: one latency for all).

@@ -1,6 +1,7 @@
 #include "model/gpu/memory_gate.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include <systemc>
@@ -16,12 +17,10 @@ MemoryGate::MemoryGate(const std::vector<mem::Downstream*>& downs) {
 
 void MemoryGate::dropAnswers() {
   generation_++;
-  heldAnswers_.clear();
+  answers_held_.held.clear();
+  answers_held_.bytes.clear();
   holding_ = false;  // (no kernel runs until the next beginCycle)
-  for (auto& r : routes_) {
-    r->held.clear();
-    r->owed = 0;
-  }
+  for (auto& r : routes_) r->forget();
 }
 
 std::uint64_t MemoryGate::outstanding() const {
@@ -30,19 +29,54 @@ std::uint64_t MemoryGate::outstanding() const {
   return n;
 }
 
-// Called on the route's SM's thread (sim.threads); the answer comes on the caller's.
-mem::Downstream::Done MemoryGate::gated(Route& route, mem::Downstream::Done done, unsigned bytes) {
-  route.owed++;
-  return [this, &route, generation = generation_, bytes, sm = route.index, request = route.requests++,
-          d = std::move(done)](const unsigned char* data, bool ok) {
-    if (generation != generation_) return;
-    route.owed--;
-    answers_++;
-    if (!holding_) return d(data, ok);
-    heldAnswers_.push_back({generation, sc_core::sc_time_stamp().value(), sm, request, d,
-                            data ? std::vector<unsigned char>(data, data + bytes) : std::vector<unsigned char>{},
-                            data != nullptr, ok});
+void MemoryGate::Route::forget() {
+  held.clear();
+  pending.clear();  // (late answers carry an older generation: they never look here)
+  free.clear();
+  owed = 0;
+}
+
+// Called on the route's SM's thread (sim.threads): only the route's own state changes.
+std::uint32_t MemoryGate::Route::take(Done done, unsigned bytes) {
+  owed++;
+  std::uint32_t slot;
+  if (free.empty()) {
+    slot = static_cast<std::uint32_t>(pending.size());
+    pending.emplace_back();
+  } else {
+    slot = free.back();
+    free.pop_back();
+  }
+  Pending& p = pending[slot];
+  p.done = std::move(done);
+  p.request = requests++;
+  p.bytes = bytes;
+  return slot;
+}
+
+mem::Downstream::Done MemoryGate::Route::gated(std::uint32_t slot) {
+  return [route = this, slot, generation = gate_.generation_](const unsigned char* data, bool ok) {
+    route->answered(slot, generation, data, ok);
   };
+}
+
+// The answer comes on the caller's thread, outside the SMs' part of the cycle.
+void MemoryGate::Route::answered(std::uint32_t slot, std::uint32_t generation, const unsigned char* data, bool ok) {
+  MemoryGate& g = gate_;
+  if (generation != g.generation_) return;
+  owed--;
+  g.answers_++;
+  if (!g.holding_) {
+    Done d = std::move(pending[slot].done);
+    free.push_back(slot);
+    return d(data, ok);
+  }
+  const Pending& p = pending[slot];
+  std::vector<unsigned char>& bytes = g.answers_held_.bytes;
+  const std::size_t at = bytes.size();
+  if (data) bytes.insert(bytes.end(), data, data + p.bytes);
+  g.answers_held_.held.push_back({generation, index, static_cast<std::uint64_t>(sc_core::sc_time_stamp().value()),
+                                  p.request, slot, data != nullptr, ok, at});
 }
 
 void MemoryGate::beginCycle() {
@@ -56,22 +90,33 @@ void MemoryGate::stopHolding() {
 }
 
 void MemoryGate::handOver() {
-  if (heldAnswers_.empty()) return;
-  std::vector<HeldAnswer> answers;
-  answers.swap(heldAnswers_);
-  // (Arrivals are mostly in order already: the sort is a pass over them.)
-  std::stable_sort(answers.begin(), answers.end(), [](const HeldAnswer& a, const HeldAnswer& b) {
+  if (answers_held_.held.empty()) return;
+  Answers nested;  // (a hand-over from within an answer's callback: storage of its own)
+  Answers& handing = handing_.held.empty() ? handing_ : nested;
+  std::swap(handing, answers_held_);  // answers that come meanwhile are held for the next time
+  std::vector<HeldAnswer>& answers = handing.held;
+  // (Arrivals are mostly in order already. The keys are unique, (sm, request) alone being so:
+  // any sort gives the one order.)
+  auto before = [](const HeldAnswer& a, const HeldAnswer& b) {
     return a.time != b.time ? a.time < b.time : a.sm != b.sm ? a.sm < b.sm : a.request < b.request;
-  });
-  for (HeldAnswer& a : answers)
-    if (a.generation == generation_) a.done(a.hasData ? a.data.data() : nullptr, a.ok);
+  };
+  if (!std::is_sorted(answers.begin(), answers.end(), before)) std::sort(answers.begin(), answers.end(), before);
+  for (const HeldAnswer& a : answers) {
+    if (a.generation != generation_) continue;  // dropped by a callback before it
+    Route& route = *routes_[a.sm];
+    mem::Downstream::Done d = std::move(route.pending[a.slot].done);
+    route.free.push_back(a.slot);
+    d(a.hasData ? handing.bytes.data() + a.at : nullptr, a.ok);
+  }
+  answers.clear();
+  handing.bytes.clear();
 }
 
 void MemoryGate::endCycle() {
   for (auto& r : routes_) {  // SM order, each SM's in the order its units made them
-    if (r->held.empty()) continue;
-    sending_.swap(r->held);
-    for (HeldRequest& q : sending_) r->send(q);
+    if (r->held.requests.empty()) continue;
+    std::swap(sending_, r->held);
+    for (const HeldRequest& q : sending_.requests) r->send(q, sending_);
     sending_.clear();  // (its storage kept for the next cycle)
   }
   inCycle_ = false;  // (answers stay held until the next cycle begins)
@@ -79,37 +124,37 @@ void MemoryGate::endCycle() {
 
 // A request is counted as owed when made, held or not.
 void MemoryGate::Route::read(std::uint64_t address, unsigned size, Done done) {
-  Done d = gate_.gated(*this, std::move(done), size);
+  const std::uint32_t slot = take(std::move(done), size);
   if (gate_.inCycle_)
-    return held.push_back({HeldRequest::Kind::Read, address, size, {}, {}, isa::Op{}, {}, std::move(d)});
-  down_.read(address, size, std::move(d));
+    return held.requests.push_back({HeldRequest::Kind::Read, false, isa::Op{}, slot, address, size, 0});
+  down_.read(address, size, gated(slot));
 }
 
 void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
                               const unsigned char* byte_enable, unsigned size, Done done) {
-  Done d = gate_.gated(*this, std::move(done), 0);
-  if (gate_.inCycle_)
-    return held.push_back({HeldRequest::Kind::Write, address, size, std::vector<unsigned char>(data, data + size),
-                           byte_enable ? std::vector<unsigned char>(byte_enable, byte_enable + size)
-                                       : std::vector<unsigned char>{},
-                           isa::Op{}, {}, std::move(d)});
-  down_.write(address, data, byte_enable, size, std::move(d));
+  const std::uint32_t slot = take(std::move(done), 0);
+  if (!gate_.inCycle_) return down_.write(address, data, byte_enable, size, gated(slot));
+  const std::size_t at = held.bytes.size();
+  held.bytes.insert(held.bytes.end(), data, data + size);
+  if (byte_enable) held.bytes.insert(held.bytes.end(), byte_enable, byte_enable + size);
+  held.requests.push_back({HeldRequest::Kind::Write, byte_enable != nullptr, isa::Op{}, slot, address, size, at});
 }
 
 void MemoryGate::Route::atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) {
-  Done d = gate_.gated(*this, std::move(done), 4 * ops.count);
-  if (gate_.inCycle_)
-    return held.push_back({HeldRequest::Kind::Atomic, address, 0, {}, {}, op, ops, std::move(d)});
-  down_.atomic(address, op, ops, std::move(d));
+  const std::uint32_t slot = take(std::move(done), 4 * ops.count);
+  if (!gate_.inCycle_) return down_.atomic(address, op, ops, gated(slot));
+  held.ops.push_back(ops);
+  held.requests.push_back({HeldRequest::Kind::Atomic, false, op, slot, address, 0, held.ops.size() - 1});
 }
 
-void MemoryGate::Route::send(HeldRequest& r) {
+void MemoryGate::Route::send(const HeldRequest& r, const Held& from) {
   switch (r.kind) {
-    case HeldRequest::Kind::Read: return down_.read(r.address, r.size, std::move(r.done));
-    case HeldRequest::Kind::Write:
-      return down_.write(r.address, r.data.data(), r.enable.empty() ? nullptr : r.enable.data(), r.size,
-                         std::move(r.done));
-    case HeldRequest::Kind::Atomic: return down_.atomic(r.address, r.op, r.ops, std::move(r.done));
+    case HeldRequest::Kind::Read: return down_.read(r.address, r.size, gated(r.slot));
+    case HeldRequest::Kind::Write: {
+      const unsigned char* data = from.bytes.data() + r.at;
+      return down_.write(r.address, data, r.enable ? data + r.size : nullptr, r.size, gated(r.slot));
+    }
+    case HeldRequest::Kind::Atomic: return down_.atomic(r.address, r.op, from.ops[r.at], gated(r.slot));
   }
 }
 

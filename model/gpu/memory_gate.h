@@ -48,14 +48,32 @@ class MemoryGate : public sm::MemoryActivity {
   void stopHolding();
 
  private:
+  // A request made through a route and not answered yet: its completion, kept here so that the
+  // one passed down is a small callback (route, slot, generation) that std::function holds
+  // without allocating.
+  struct Pending {
+    mem::Downstream::Done done;
+    std::uint64_t request = 0;  // Route::requests when it was made (an answer's place)
+    unsigned bytes = 0;         // how many bytes the answer's data has (copied when held)
+  };
   struct HeldRequest {
     enum class Kind : std::uint8_t { Read, Write, Atomic } kind;
+    bool enable;                // a write with byte enables (after its data in `bytes`)
+    isa::Op op;
+    std::uint32_t slot;         // Route::pending
     std::uint64_t address;
     unsigned size;
-    std::vector<unsigned char> data, enable;  // a write's bytes and byte enables (may be empty: all)
-    isa::Op op;
-    mem::WordOps ops;
-    mem::Downstream::Done done;
+    std::size_t at;             // a write's data (and enables) in Held::bytes; an atomic's ops in Held::ops
+  };
+  struct Held {  // a route's requests of the cycle, with their bytes (storage kept from cycle to cycle)
+    std::vector<HeldRequest> requests;
+    std::vector<unsigned char> bytes;
+    std::vector<mem::WordOps> ops;
+    void clear() {
+      requests.clear();
+      bytes.clear();
+      ops.clear();
+    }
   };
   class Route : public mem::Downstream {
    public:
@@ -64,32 +82,41 @@ class MemoryGate : public sm::MemoryActivity {
     void write(std::uint64_t address, const unsigned char* data, const unsigned char* byte_enable,
                unsigned size, Done done) override;
     void atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) override;
-    void send(HeldRequest& r);
-    std::vector<HeldRequest> held;
+    void send(const HeldRequest& r, const Held& from);
+    void answered(std::uint32_t slot, std::uint32_t generation, const unsigned char* data, bool ok);
+    void forget();  // dropAnswers: every pending request and held one
+    Held held;
+    std::vector<Pending> pending;  // by slot, reused through free
+    std::vector<std::uint32_t> free;
     std::uint32_t index = 0;       // the SM
     std::uint64_t requests = 0;    // requests made so far (an answer's place among same-time ones)
     std::uint64_t owed = 0;        // requests made through this route and not answered yet
 
    private:
+    std::uint32_t take(Done done, unsigned bytes);  // a request is owed from now on: its slot
+    Done gated(std::uint32_t slot);                  // what the request's answer calls
     MemoryGate& gate_;
     mem::Downstream& down_;
   };
   struct HeldAnswer {
-    std::uint64_t generation;
-    std::uint64_t time;  // arrival (sc_time value)
+    std::uint32_t generation;
     std::uint32_t sm;
+    std::uint64_t time;  // arrival (sc_time value)
     std::uint64_t request;  // Route::requests when it was made
-    mem::Downstream::Done done;
-    std::vector<unsigned char> data;
+    std::uint32_t slot;
     bool hasData, ok;
+    std::size_t at;      // its data in the answers' bytes
   };
-  // `bytes`: how many bytes the answer's data has (copied when the answer is held).
-  mem::Downstream::Done gated(Route& route, mem::Downstream::Done done, unsigned bytes);
+  struct Answers {
+    std::vector<HeldAnswer> held;
+    std::vector<unsigned char> bytes;
+  };
   void handOver();  // the held answers, in order
   std::vector<std::unique_ptr<Route>> routes_;
-  std::vector<HeldAnswer> heldAnswers_;
-  std::vector<HeldRequest> sending_;  // endCycle: one route's held requests while they are sent
-  std::uint64_t generation_ = 0, answers_ = 0;
+  Answers answers_held_, handing_;  // handing_: the ones being handed over (storage kept)
+  Held sending_;  // endCycle: one route's held requests while they are sent
+  std::uint32_t generation_ = 0;
+  std::uint64_t answers_ = 0;
   bool inCycle_ = false;
   bool holding_ = false;                     // answers are held (beginCycle .. stopHolding)
 };

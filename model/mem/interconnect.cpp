@@ -82,8 +82,8 @@ tlm::tlm_sync_enum Interconnect::nb_transport_fw(int id, gp_t& gp, tlm::tlm_phas
     initiator_request_open_[id] = true;
     gp.acquire();
     const std::uint64_t a = gp.get_address();
-    routes_[&gp] = Route{static_cast<unsigned>(id), r->targetOf(a), a,
-                         r->translate ? a - r->base : a, true};
+    Route* old = routes_.find(&gp);  // (a payload reused before its END_RESP was taken: replaced, as before)
+    (old ? *old : routes_.insert(&gp)) = Route{static_cast<unsigned>(id), r->targetOf(a), a, r->translate ? a - r->base : a, true};
     fw_peq_.notify(gp, phase, delay + config_.request_delay);
     return tlm::TLM_ACCEPTED;
   }
@@ -95,8 +95,14 @@ tlm::tlm_sync_enum Interconnect::nb_transport_fw(int id, gp_t& gp, tlm::tlm_phas
   return tlm::TLM_COMPLETED;
 }
 
+Interconnect::Route& Interconnect::route(gp_t& gp) {
+  Route* r = routes_.find(&gp);
+  if (!r) SC_REPORT_FATAL(name(), "a transaction that is not in flight");
+  return *r;
+}
+
 void Interconnect::from_initiator(gp_t& gp, const tlm::tlm_phase& phase) {
-  Route& route = routes_.at(&gp);
+  Route& route = this->route(gp);
   if (phase == tlm::BEGIN_REQ) {
     request_queue_[route.target].push_back(&gp);
     send_request(route.target);
@@ -105,7 +111,7 @@ void Interconnect::from_initiator(gp_t& gp, const tlm::tlm_phase& phase) {
   const unsigned i = route.initiator;  // END_RESP
   if (response_open_[i] != &gp) SC_REPORT_FATAL(name(), "END_RESP for a transaction not in response");
   response_open_[i] = nullptr;
-  routes_.erase(&gp);
+  routes_.erase(&gp);  // (`route` is not used after this)
   gp.release();
   send_response(i);
 }
@@ -115,7 +121,7 @@ void Interconnect::send_request(unsigned target) {
   gp_t* gp = request_queue_[target].front();
   request_queue_[target].pop_front();
   request_open_[target] = gp;
-  gp->set_address(routes_.at(gp).target_address);
+  gp->set_address(route(*gp).target_address);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time delay = SC_ZERO_TIME;
   switch (to_targets[target]->nb_transport_fw(*gp, phase, delay)) {
@@ -125,7 +131,7 @@ void Interconnect::send_request(unsigned target) {
       if (phase != tlm::END_REQ && phase != tlm::BEGIN_RESP)
         SC_REPORT_FATAL(name(), "target returned TLM_UPDATED with an illegal phase on BEGIN_REQ");
       if (phase == tlm::BEGIN_RESP) {
-        routes_.at(gp).target_end_resp = true;
+        route(*gp).target_end_resp = true;
         delay += config_.response_delay;
       }
       bw_peq_.notify(*gp, phase, delay);
@@ -138,7 +144,7 @@ void Interconnect::send_request(unsigned target) {
 
 tlm::tlm_sync_enum Interconnect::nb_transport_bw(int, gp_t& gp, tlm::tlm_phase& phase,
                                                  sc_time& delay) {
-  if (!routes_.count(&gp)) SC_REPORT_FATAL(name(), "backward call for an unknown transaction");
+  if (!routes_.contains(&gp)) SC_REPORT_FATAL(name(), "backward call for an unknown transaction");
   if (phase == tlm::END_REQ) {
     bw_peq_.notify(gp, phase, delay);
     return tlm::TLM_ACCEPTED;
@@ -152,7 +158,7 @@ tlm::tlm_sync_enum Interconnect::nb_transport_bw(int, gp_t& gp, tlm::tlm_phase& 
 }
 
 void Interconnect::from_target(gp_t& gp, const tlm::tlm_phase& phase) {
-  Route& route = routes_.at(&gp);
+  Route& route = this->route(gp);
   if (phase == tlm::BEGIN_RESP && route.target_end_resp) {
     // The target answered BEGIN_REQ with TLM_UPDATED(BEGIN_RESP) and expects END_RESP on the
     // forward path; send it before the next request so its response channel is free again.

@@ -23,12 +23,12 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include "model/mem/payload_map.h"
 #include "model/mem/timed_peq.h"
 
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
 namespace simtlm::mem {
@@ -71,9 +71,9 @@ class Interconnect : public sc_core::sc_module {
 
  private:
   struct Route {
-    unsigned initiator, target;
-    std::uint64_t address, target_address;
-    bool request_open;  // the initiator still waits for END_REQ
+    unsigned initiator = 0, target = 0;
+    std::uint64_t address = 0, target_address = 0;
+    bool request_open = false;  // the initiator still waits for END_REQ
     bool target_end_resp = false;  // target answered BEGIN_REQ with TLM_UPDATED(BEGIN_RESP)
   };
   using gp_t = tlm::tlm_generic_payload;
@@ -95,7 +95,8 @@ class Interconnect : public sc_core::sc_module {
   InterconnectConfig config_;
   std::vector<Range> ranges_;
   TimedPeq<Interconnect> fw_peq_, bw_peq_;
-  std::unordered_map<gp_t*, Route> routes_;
+  PayloadMap<Route> routes_;  // by payload; a Route stays where it is while its payload is in flight
+  Route& route(gp_t& gp);
   std::vector<std::deque<gp_t*>> request_queue_;  // per target
   std::vector<gp_t*> request_open_;               // per target
   std::vector<bool> initiator_request_open_;      // per initiator, protocol check

@@ -4,9 +4,31 @@
 
 namespace simtlm::mem {
 
+namespace {
+
+// Marks a pooled payload with its manager and pool position: indexOf() reads it through the
+// extension array (an index) instead of a dynamic_cast. Owned by the payload: never freed.
+struct PoolMark : tlm::tlm_extension<PoolMark> {
+  const MemoryManager* manager = nullptr;
+  std::size_t index = 0;
+  tlm::tlm_extension_base* clone() const override { return new PoolMark(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const PoolMark&>(other);
+  }
+  void free() override {}  // a member of its payload (a clone made by deep_copy_from leaks, as a copy never matches)
+};
+
+}  // namespace
+
 struct MemoryManager::Payload : tlm::tlm_generic_payload {
-  Payload(tlm::tlm_mm_interface* mm, std::size_t index) : tlm::tlm_generic_payload(mm), index(index) {}
+  Payload(MemoryManager* mm, std::size_t index) : tlm::tlm_generic_payload(mm), index(index) {
+    mark.manager = mm;
+    mark.index = index;
+    set_extension(&mark);  // (not an auto extension: reset() keeps it)
+  }
+  ~Payload() override { clear_extension(&mark); }
   std::size_t index;
+  PoolMark mark;
   std::vector<unsigned char> data;
   std::vector<unsigned char> byte_enable;
 };
@@ -39,9 +61,11 @@ tlm::tlm_generic_payload* MemoryManager::allocate(unsigned length, unsigned byte
 }
 
 long MemoryManager::indexOf(const tlm::tlm_generic_payload& gp) const {
-  const auto* p = dynamic_cast<const Payload*>(&gp);
-  if (!p || p->index >= pool_.size() || pool_[p->index].get() != p) return -1;
-  return static_cast<long>(p->index);
+  const PoolMark* m = gp.get_extension<PoolMark>();
+  if (!m || m->manager != this || m->index >= pool_.size() ||
+      static_cast<const tlm::tlm_generic_payload*>(pool_[m->index].get()) != &gp)
+    return -1;
+  return static_cast<long>(m->index);
 }
 
 void MemoryManager::free(tlm::tlm_generic_payload* gp) {

@@ -23,8 +23,12 @@ namespace {
 // A memory that keeps each request's completion for the test to call when it likes.
 struct HeldMemory : mem::Downstream {
   std::vector<Done> dones;
+  std::vector<std::vector<unsigned char>> written;  // each write's data, then its enables if any
   void read(std::uint64_t, unsigned, Done done) override { dones.push_back(std::move(done)); }
-  void write(std::uint64_t, const unsigned char*, const unsigned char*, unsigned, Done done) override {
+  void write(std::uint64_t, const unsigned char* data, const unsigned char* enable, unsigned size,
+             Done done) override {
+    written.emplace_back(data, data + size);
+    if (enable) written.back().insert(written.back().end(), enable, enable + size);
     dones.push_back(std::move(done));
   }
   void atomic(std::uint64_t, isa::Op, const mem::WordOps&, Done done) override { dones.push_back(std::move(done)); }
@@ -117,6 +121,53 @@ TEST(MemoryGate, StoppedGateHandsOverAtOnce) {
   EXPECT_EQ(r.seen, (std::vector<std::string>{"B"}));
   r.answer(0);
   EXPECT_EQ(r.seen, (std::vector<std::string>{"B", "A"}));
+}
+
+// A release (dropAnswers) forgets every request owed: their late answers reach nobody, and the
+// requests made after it are answered as usual (the gate reuses its records).
+TEST(MemoryGate, DroppedAnswersStayDroppedAndLaterOnesArrive) {
+  Rig r;
+  r.twoReads();
+  r.answer(1);  // held
+  r.gate.dropAnswers();
+  EXPECT_EQ(r.gate.outstanding(), 0u);
+  r.answer(0);  // late
+  r.gate.beginCycle();
+  r.gate.route(0).read(0x300, 4, r.note("C"));
+  r.gate.endCycle();
+  ASSERT_EQ(r.sm0.dones.size(), 3u);
+  r.answer(2);
+  r.gate.beginCycle();
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"C"}));
+  EXPECT_EQ(r.gate.answers(), 2u);  // B (before the release) and C
+  EXPECT_EQ(r.gate.outstanding(), 0u);
+}
+
+// A write held to the cycle's end is sent with the bytes (and enables) it was made with, though
+// the caller's buffers change after the call; an atomic's answer data reaches its caller.
+TEST(MemoryGate, HeldWritesKeepTheirBytesAndAtomicsTheirAnswers) {
+  Rig r;
+  std::vector<unsigned char> old;
+  r.gate.beginCycle();
+  unsigned char data[4] = {1, 2, 3, 4}, enable[4] = {0xff, 0, 0xff, 0};
+  r.gate.route(1).write(0x10, data, enable, 4, r.note("W"));
+  r.gate.route(1).write(0x20, data, nullptr, 2, r.note("V"));
+  data[0] = 9;
+  enable[1] = 0xff;
+  mem::WordOps ops;
+  ops.push(0, 5);
+  ops.push(4, 6);
+  r.gate.route(1).atomic(0x40, isa::Op::ATOM_G_ADD_U32, ops,
+                         [&](const unsigned char* d, bool) { old.assign(d, d + 8); });
+  r.gate.endCycle();
+  ASSERT_EQ(r.sm1.written.size(), 2u);
+  EXPECT_EQ(r.sm1.written[0], (std::vector<unsigned char>{1, 2, 3, 4, 0xff, 0, 0xff, 0}));
+  EXPECT_EQ(r.sm1.written[1], (std::vector<unsigned char>{1, 2}));
+  ASSERT_EQ(r.sm1.dones.size(), 3u);
+  const unsigned char words[8] = {7, 0, 0, 0, 8, 0, 0, 0};
+  r.sm1.dones[2](words, true);
+  r.gate.stopHolding();
+  EXPECT_EQ(old, (std::vector<unsigned char>{7, 0, 0, 0, 8, 0, 0, 0}));
 }
 
 }  // namespace
