@@ -8,10 +8,11 @@ ReferenceImage::ReferenceImage(isa::GlobalMemory& mem, const std::vector<std::st
   const bool all = std::find(names.begin(), names.end(), "*") != names.end();
   std::vector<std::pair<std::string, std::vector<uint8_t>*>> kept;
   size_t offset = 0;
-  for (const auto& r : mem.regions()) {
+  for (size_t i = 0; i < mem.regions().size(); ++i) {
+    const auto& r = mem.regions()[i];
     if (!all && std::find(names.begin(), names.end(), r.name) == names.end()) continue;
     // The regions are the memory's to give away here: moved out, not copied.
-    kept.emplace_back(r.name, &const_cast<isa::GlobalMemory::Region&>(r).bytes);
+    kept.emplace_back(r.name, &mem.bytes(i));
     Buffer& b = buffers_[r.name];
     b.size = r.bytes.size();
     b.offset = offset;

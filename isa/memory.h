@@ -33,6 +33,10 @@ class GlobalMemory {
 
   const std::vector<Region>& regions() const { return regions_; }
   const Region& region(const std::string& name) const;
+  // A region's bytes, to fill, release or rebuild in place (its name and base stay; a released,
+  // empty region is not found by find() until it is rebuilt).
+  std::vector<uint8_t>& bytes(size_t index) { return regions_[index].bytes; }
+  std::vector<uint8_t>& bytes(const std::string& name) { return const_cast<Region&>(region(name)).bytes; }
   // Words of a region, for tests and verification.
   std::vector<uint32_t> words(const std::string& name) const;
   void setWords(const std::string& name, const std::vector<uint32_t>& words);

@@ -105,7 +105,7 @@ std::string compareWords(const std::string& buffer, const isa::GlobalMemory& mem
 // whole buffer beside it).
 template <class F>
 void fillWords(isa::GlobalMemory& mem, const std::string& name, F f) {
-  auto& bytes = const_cast<isa::GlobalMemory::Region&>(mem.region(name)).bytes;
+  std::vector<uint8_t>& bytes = mem.bytes(name);
   for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
     const uint32_t w = f(i / 4);
     std::memcpy(bytes.data() + i, &w, 4);

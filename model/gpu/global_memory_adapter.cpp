@@ -64,17 +64,11 @@ void GlobalMemoryAdapter::startKernel(uint64_t cycle) {
 }
 
 bool GlobalMemoryAdapter::canAccept() const {
-  return coalescer_.canAccept() && static_cast<int>(live_) < maxOutstanding_;
+  return coalescer_.canAccept() && static_cast<int>(accesses_.live()) < maxOutstanding_;
 }
 
 uint64_t GlobalMemoryAdapter::newAccess() {
-  live_++;
-  if (freeAccesses_.empty()) {
-    accesses_.emplace_back();
-    return accesses_.size() - 1;
-  }
-  const uint32_t tag = freeAccesses_.back();
-  freeAccesses_.pop_back();
+  const uint32_t tag = accesses_.acquire();
   Access& acc = accesses_[tag];
   acc.inFlight = 0;  // as a new one
   acc.allSent = acc.bypassed = false;
@@ -84,12 +78,7 @@ uint64_t GlobalMemoryAdapter::newAccess() {
 }
 
 uint32_t GlobalMemoryAdapter::newSent(const Sent& s) {
-  if (freeSent_.empty()) {
-    sent_.push_back(s);
-    return static_cast<uint32_t>(sent_.size() - 1);
-  }
-  const uint32_t i = freeSent_.back();
-  freeSent_.pop_back();
+  const uint32_t i = sent_.acquire();
   sent_[i] = s;
   return i;
 }
@@ -145,7 +134,7 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag, Acces
     const uint32_t i = newSent({static_cast<uint32_t>(tag), t.lanes, base, size});
     down_.read(base, size, [this, i](const unsigned char* data, bool ok) {
       const Sent s = sent_[i];
-      freeSent_.push_back(i);
+      sent_.release(i);
       Access& x = access(s.tag);
       if (ok)
         for (int l = 0; l < 32; ++l)
@@ -170,7 +159,7 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag, Acces
     const uint32_t i = newSent({static_cast<uint32_t>(tag), t.lanes, base, 0});
     down_.atomic(base, a.op, ops, [this, i](const unsigned char* old, bool ok) {
       const Sent s = sent_[i];
-      freeSent_.push_back(i);
+      sent_.release(i);
       Access& x = access(s.tag);
       if (ok) {  // one old word per op: the lanes in lane order
         unsigned n = 0;
@@ -265,8 +254,7 @@ void GlobalMemoryAdapter::tick(uint64_t cycle) {
     r.id = x.id;
     r.words = x.words;
     r.error = std::move(x.error);
-    freeAccesses_.push_back(static_cast<uint32_t>(tag));
-    live_--;
+    accesses_.release(static_cast<uint32_t>(tag));
     if (log_.should_log(spdlog::level::trace))
       log_.trace("cycle {}: access {} answered{}", cycle - kernelStart_, r.id, r.error.empty() ? "" : ": " + r.error);
     if (!responses_ || !responses_->nb_write(r))

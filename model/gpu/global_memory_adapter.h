@@ -31,6 +31,7 @@
 #include <spdlog/logger.h>
 
 #include "model/common/config.h"
+#include "model/common/slot_pool.h"
 #include "model/common/stats.h"
 #include "model/mem/coalescer.h"
 #include "model/mem/downstream.h"
@@ -52,7 +53,7 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   void issue(const sm::GlobalRequest& request) override;
   void tick(uint64_t cycle) override;
   bool idle() const override {
-    return live_ == 0 && bypassed_.empty() && coalescer_.idle() && (!l1Used_ || l1_.idle()) && (!constUsed_ || constCache_.idle());
+    return accesses_.live() == 0 && bypassed_.empty() && coalescer_.idle() && (!l1Used_ || l1_.idle()) && (!constUsed_ || constCache_.idle());
   }
 
  private:
@@ -72,7 +73,7 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
     unsigned size;
   };
   uint64_t newAccess();       // a free slot of accesses_, its tag
-  Access& access(uint64_t tag) { return accesses_[static_cast<size_t>(tag)]; }
+  Access& access(uint64_t tag) { return accesses_[static_cast<uint32_t>(tag)]; }
   uint32_t newSent(const Sent& s);
   bool route(const mem::MemTransaction& t, uint64_t tag);
   // (`acc` is accesses_[tag], looked up once per transaction.)
@@ -95,12 +96,11 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   int maxOutstanding_;
   uint64_t now_ = 0;
   // The accesses in flight by tag (their slot here; a deque: none moves while another is added),
-  // slots reused through freeAccesses_: no allocation per access once warm.
-  std::deque<Access> accesses_;
-  std::vector<uint32_t> freeAccesses_;
-  size_t live_ = 0;
-  std::vector<Sent> sent_;     // by index, reused through freeSent_ (an answer's callback holds
-  std::vector<uint32_t> freeSent_;  // the index only: small enough for std::function's own buffer)
+  // slots reused: no allocation per access once warm.
+  common::SlotPool<Access, std::deque<Access>> accesses_;
+  // By index (an answer's callback holds the index only: small enough for std::function's own
+  // buffer).
+  common::SlotPool<Sent> sent_;
   std::vector<unsigned char> storeData_, storeEnable_;  // a store's bytes while it is sent
   std::deque<uint64_t> finished_;
   // Accesses memory has answered that bypassed the caches, each with the cycle it leaves the

@@ -12,16 +12,6 @@ namespace simtlm::gpu {
 using namespace sc_core;
 using model::Reg;
 
-namespace {
-
-// The job's memory is the driver's to fill and empty; GlobalMemory hands its regions out
-// read-only (find() needs a non-empty range, which a released region is not).
-isa::GlobalMemory::Region& region(const HostJob& job, size_t i) {
-  return const_cast<isa::GlobalMemory::Region&>(job.memory->regions()[i]);
-}
-
-}  // namespace
-
 HostDriver::HostDriver(sc_module_name name, HostJob job)
     : HostDriver(name, [job, given = false](HostJob& next) mutable {
         if (given) return false;
@@ -122,15 +112,16 @@ HostResult HostDriver::runJob(const HostJob& job) {
   // placed when the job asks (`sizes` keeps what was released, to be rebuilt at read-back).
   std::vector<size_t> sizes(job.memory->regions().size(), 0);
   for (size_t i = 0; i < sizes.size(); ++i) {
-    auto& r = region(job, i);
-    if (r.bytes.empty()) continue;
-    if (!debug(tlm::TLM_WRITE_COMMAND, r.base, r.bytes.data(), static_cast<unsigned>(r.bytes.size()))) {
+    const auto& r = job.memory->regions()[i];
+    std::vector<uint8_t>& bytes = job.memory->bytes(i);
+    if (bytes.empty()) continue;
+    if (!debug(tlm::TLM_WRITE_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size()))) {
       readBack(job, sizes, true);  // what was released comes back from the target
       return fail("cannot place buffer '" + r.name + "' in memory");
     }
     if (!job.releaseWhileRunning) continue;
-    sizes[i] = r.bytes.size();
-    std::vector<uint8_t>().swap(r.bytes);
+    sizes[i] = bytes.size();
+    std::vector<uint8_t>().swap(bytes);
   }
   // 2. Program the control registers and launch.
   const auto& l = job.launch;
@@ -167,10 +158,11 @@ std::string HostDriver::readBack(const HostJob& job, const std::vector<size_t>& 
   std::string bad;
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (releasedOnly && !sizes[i]) continue;
-    auto& r = region(job, i);
-    if (sizes[i]) r.bytes.resize(sizes[i]);
-    if (r.bytes.empty()) continue;
-    if (!debug(tlm::TLM_READ_COMMAND, r.base, r.bytes.data(), static_cast<unsigned>(r.bytes.size()))) {
+    const auto& r = job.memory->regions()[i];
+    std::vector<uint8_t>& bytes = job.memory->bytes(i);
+    if (sizes[i]) bytes.resize(sizes[i]);
+    if (bytes.empty()) continue;
+    if (!debug(tlm::TLM_READ_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size()))) {
       if (bad.empty()) bad = r.name;
       continue;  // every released buffer gets its size back
     }

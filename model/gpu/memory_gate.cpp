@@ -17,8 +17,8 @@ MemoryGate::MemoryGate(const std::vector<mem::Downstream*>& downs) {
 
 void MemoryGate::dropAnswers() {
   generation_++;
-  answers_held_.held.clear();
-  answers_held_.bytes.clear();
+  heldAnswers_.held.clear();
+  heldAnswers_.bytes.clear();
   holding_ = false;  // (no kernel runs until the next beginCycle)
   for (auto& r : routes_) r->forget();
 }
@@ -32,21 +32,13 @@ std::uint64_t MemoryGate::outstanding() const {
 void MemoryGate::Route::forget() {
   held.clear();
   pending.clear();  // (late answers carry an older generation: they never look here)
-  free.clear();
   owed = 0;
 }
 
 // Called on the route's SM's thread (sim.threads): only the route's own state changes.
 std::uint32_t MemoryGate::Route::take(Done done, unsigned bytes) {
   owed++;
-  std::uint32_t slot;
-  if (free.empty()) {
-    slot = static_cast<std::uint32_t>(pending.size());
-    pending.emplace_back();
-  } else {
-    slot = free.back();
-    free.pop_back();
-  }
+  const std::uint32_t slot = pending.acquire();
   Pending& p = pending[slot];
   p.done = std::move(done);
   p.request = requests++;
@@ -68,14 +60,14 @@ void MemoryGate::Route::answered(std::uint32_t slot, std::uint32_t generation, c
   g.answers_++;
   if (!g.holding_) {
     Done d = std::move(pending[slot].done);
-    free.push_back(slot);
+    pending.release(slot);
     return d(data, ok);
   }
   const Pending& p = pending[slot];
-  std::vector<unsigned char>& bytes = g.answers_held_.bytes;
+  std::vector<unsigned char>& bytes = g.heldAnswers_.bytes;
   const std::size_t at = bytes.size();
   if (data) bytes.insert(bytes.end(), data, data + p.bytes);
-  g.answers_held_.held.push_back({generation, index, static_cast<std::uint64_t>(sc_core::sc_time_stamp().value()),
+  g.heldAnswers_.held.push_back({generation, index, static_cast<std::uint64_t>(sc_core::sc_time_stamp().value()),
                                   p.request, slot, data != nullptr, ok, at});
 }
 
@@ -90,10 +82,10 @@ void MemoryGate::stopHolding() {
 }
 
 void MemoryGate::handOver() {
-  if (answers_held_.held.empty()) return;
+  if (heldAnswers_.held.empty()) return;
   Answers nested;  // (a hand-over from within an answer's callback: storage of its own)
   Answers& handing = handing_.held.empty() ? handing_ : nested;
-  std::swap(handing, answers_held_);  // answers that come meanwhile are held for the next time
+  std::swap(handing, heldAnswers_);  // answers that come meanwhile are held for the next time
   std::vector<HeldAnswer>& answers = handing.held;
   // (Arrivals are mostly in order already. The keys are unique, (sm, request) alone being so:
   // any sort gives the one order.)
@@ -105,7 +97,7 @@ void MemoryGate::handOver() {
     if (a.generation != generation_) continue;  // dropped by a callback before it
     Route& route = *routes_[a.sm];
     mem::Downstream::Done d = std::move(route.pending[a.slot].done);
-    route.free.push_back(a.slot);
+    route.pending.release(a.slot);
     d(a.hasData ? handing.bytes.data() + a.at : nullptr, a.ok);
   }
   answers.clear();

@@ -26,6 +26,7 @@
 #include <memory>
 #include <vector>
 
+#include "model/common/slot_pool.h"
 #include "model/mem/downstream.h"
 #include "model/sm/grid_engine.h"
 
@@ -86,8 +87,7 @@ class MemoryGate : public sm::MemoryActivity {
     void answered(std::uint32_t slot, std::uint32_t generation, const unsigned char* data, bool ok);
     void forget();  // dropAnswers: every pending request and held one
     Held held;
-    std::vector<Pending> pending;  // by slot, reused through free
-    std::vector<std::uint32_t> free;
+    common::SlotPool<Pending> pending;
     std::uint32_t index = 0;       // the SM
     std::uint64_t requests = 0;    // requests made so far (an answer's place among same-time ones)
     std::uint64_t owed = 0;        // requests made through this route and not answered yet
@@ -113,7 +113,7 @@ class MemoryGate : public sm::MemoryActivity {
   };
   void handOver();  // the held answers, in order
   std::vector<std::unique_ptr<Route>> routes_;
-  Answers answers_held_, handing_;  // handing_: the ones being handed over (storage kept)
+  Answers heldAnswers_, handing_;  // handing_: the ones being handed over (storage kept)
   Held sending_;  // endCycle: one route's held requests while they are sent
   std::uint32_t generation_ = 0;
   std::uint64_t answers_ = 0;

@@ -20,20 +20,13 @@ tlm::tlm_sync_enum SmBus::nb_transport_fw(int sm, tlm::tlm_generic_payload& gp, 
   if (phase != tlm::BEGIN_REQ)
     SC_REPORT_FATAL(name(), ("illegal phase on the forward path: " + std::string(phase.get_name())).c_str());
   if (gp.has_mm()) gp.acquire();  // held until answered
-  std::uint32_t slot;
-  if (free_.empty()) {
-    slot = static_cast<std::uint32_t>(owed_.size());
-    owed_.emplace_back();
-  } else {
-    slot = free_.back();
-    free_.pop_back();
-  }
+  const std::uint32_t slot = owed_.acquire();
   owed_[slot] = Owed{sm, &gp};
   forward(gp, [this, slot, generation = generation_](const unsigned char* data, bool ok) {
     if (generation != generation_) return;  // answered by release() already
     const Owed o = owed_[slot];
     owed_[slot] = Owed{};
-    free_.push_back(slot);
+    owed_.release(slot);
     respond(o, data, ok);
   });
   phase = tlm::END_REQ;
@@ -67,11 +60,11 @@ void SmBus::respond(const Owed& o, const unsigned char* data, bool ok) {
 
 void SmBus::release() {
   generation_++;
-  for (std::uint32_t slot = 0; slot < owed_.size(); ++slot) {
+  for (std::uint32_t slot = 0; slot < owed_.slots(); ++slot) {
     const Owed o = owed_[slot];
     if (o.sm < 0) continue;
     owed_[slot] = Owed{};
-    free_.push_back(slot);
+    owed_.release(slot);
     respond(o, nullptr, false);  // by index: a request made meanwhile would only add a slot
   }
 }

@@ -19,6 +19,7 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include "model/common/slot_pool.h"
 #include "model/mem/downstream.h"
 #include "model/mem/mem_port.h"
 
@@ -46,10 +47,9 @@ class SmBus : public sc_core::sc_module {
 
   mem::Downstream& down_;
   mem::MemPort& port_;
-  // Slots reused through free_ (no allocation per transaction once warm); release() answers in
-  // slot order, which the history of requests determines.
-  std::vector<Owed> owed_;
-  std::vector<std::uint32_t> free_;
+  // Slots reused (no allocation per transaction once warm); release() answers in slot order,
+  // which the history of requests determines.
+  common::SlotPool<Owed> owed_;
   std::uint32_t generation_ = 0;  // 32 bits: an answer's callback fits std::function's own buffer
 };
 

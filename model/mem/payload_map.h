@@ -1,13 +1,15 @@
 // PayloadMap<T>: a record per payload in flight, found by the payload's address, for a module
 // that sees payloads from many initiators (the Interconnect): an open-addressing table (linear
-// probing, backward-shift erase) over records kept in a deque (a record never moves while its
-// payload is in flight, whatever is inserted meanwhile) and reused through a free list. Once
-// warm, nothing is allocated per transaction.
+// probing, backward-shift erase) over records in a common::SlotPool kept in a deque (a record
+// never moves while its payload is in flight, whatever is inserted meanwhile). Once warm, nothing
+// is allocated per transaction.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <vector>
+
+#include "model/common/slot_pool.h"
 
 namespace simtlm::mem {
 
@@ -17,18 +19,10 @@ class PayloadMap {
   PayloadMap() : table_(64) {}
   // `key` must be absent; the record is default-constructed.
   T& insert(const void* key) {
-    if (2 * (count_ + 1) > table_.size()) grow();
-    std::uint32_t slot;
-    if (free_.empty()) {
-      slot = static_cast<std::uint32_t>(records_.size());
-      records_.emplace_back();
-    } else {
-      slot = free_.back();
-      free_.pop_back();
-      records_[slot] = T{};
-    }
+    if (2 * (records_.live() + 1) > table_.size()) grow();
+    const std::uint32_t slot = records_.acquire();
+    records_[slot] = T{};
     place(key, slot);
-    count_++;
     return records_[slot];
   }
   T* find(const void* key) {
@@ -44,8 +38,7 @@ class PayloadMap {
       if (table_[i].key == key) break;
       if (!table_[i].key) return;
     }
-    free_.push_back(table_[i].slot);
-    count_--;
+    records_.release(table_[i].slot);
     // Backward shift: entries after i that may not stay past the hole move into it.
     for (std::size_t j = (i + 1) & mask(); table_[j].key; j = (j + 1) & mask()) {
       const std::size_t k = home(table_[j].key);
@@ -56,7 +49,7 @@ class PayloadMap {
     }
     table_[i] = Entry{};
   }
-  std::size_t size() const { return count_; }
+  std::size_t size() const { return records_.live(); }
 
  private:
   struct Entry {
@@ -81,9 +74,7 @@ class PayloadMap {
   }
 
   std::vector<Entry> table_;  // a power of two long, at most half full
-  std::deque<T> records_;
-  std::vector<std::uint32_t> free_;
-  std::size_t count_ = 0;
+  common::SlotPool<T, std::deque<T>> records_;
 };
 
 }  // namespace simtlm::mem
