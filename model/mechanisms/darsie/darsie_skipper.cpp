@@ -86,7 +86,7 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
         if (W.parked & m) {
           // Nothing of the warp's own changed since its wait (its events unpark it): it still
           // must decide, and only the table can have ended the wait.
-          if (dw.parkEpoch == watch.epoch) {
+          if (dw.parkKind != DarsieWarp::Park::Port && dw.parkEpoch == watch.epoch) {
             // A follower waiting for LeaderWB sits in the entry's warps-waiting mask until the
             // leader's write-back wakes it (Sec. 4.3.2): it takes no read port meanwhile. A warp
             // waiting for an older instance, or at a synchronization point (which other warps'
@@ -119,7 +119,11 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
             continue;
           }
         }
-        if (!port(w.fetchPc)) continue;
+        if (!port(w.fetchPc)) {
+          // It must decide, and will until it is woken or changed: next time only its port.
+          if (!(W.parked & m)) park(static_cast<int>(slot), DarsieWarp::Park::Port, w.fetchPc);
+          continue;
+        }
         W.parked &= ~m;
         switch (waitsAgain(w, dw)) {  // (what probe() would do, without its lookup)
           case Wait::Sync:
