@@ -104,6 +104,15 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
             // the same (probe() below) once it has a port: with none left, it skips no more.
             if (dw.parkKind == DarsieWarp::Park::Skip) {
               if (!port(dw.parkPc) || skips >= maxSkipsPerCycle) continue;
+            } else if (dw.parkKind == DarsieWarp::Park::SyncWB) {
+              // Every majority warp reached the synchronization point: it waits for LeaderWB
+              // (probe() below) unless a flushed skip took an arrival back.
+              if (!port(dw.parkPc)) continue;
+              if (!syncWaits(w, dw)) {
+                d.leaderWbWaits++;
+                sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
+                continue;
+              }
             } else if (syncWaits(w, dw)) {
               if (port(dw.parkPc)) d.freelistWait++;
               continue;
@@ -203,8 +212,8 @@ void DarsieMechanism::probe(int slot, int& skips) {
     if (!x.leaderWB && !d.earlySkip) {  // (darsie-early-skip: the skip's readers wait instead)
       d.leaderWbWaits++;
       sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, slot);
-      // (At a synchronization point the wait depends on other warps' arrivals: no parking.)
-      if (!x.sync) park(slot, DarsieWarp::Park::LeaderWB, pc, e);
+      // (At a synchronization point it depends on other warps' arrivals too, and takes a port.)
+      park(slot, x.sync ? DarsieWarp::Park::SyncWB : DarsieWarp::Park::LeaderWB, pc, e);
       return;
     }
     if (skips >= sm_.cfg.darsie.skips_per_cycle) {
