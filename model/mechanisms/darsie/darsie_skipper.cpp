@@ -27,18 +27,28 @@ bool DarsieMechanism::mustDecide(const sm::WarpSlot& w, int slot) const {
 // Every cycle the skipper looks at the warps that must decide their fetch PC, round robin from
 // `rr`. Only the candidates (SkipperWatch::cand) are visited, in that order: every other warp has
 // nothing to decide. A parked warp's probe would wait again: it counts its wait without looking
-// the table up (and, waiting for an older instance, takes its read port).
+// the table up (and, waiting for an older instance or at a synchronization point, takes its read
+// port). This runs every cycle for up to every warp: the state it reads is held in locals.
 void DarsieMechanism::beforeFetch(uint64_t cycle) {
   DarsieState& d = d_;
   sm_.now = cycle;
   d.occupancySum += d.liveEntries;
+  SkipperWatch& watch = d.watch;
+  SkipperWatch::Word* const words = watch.words.data();  // (never resized within a cycle)
+  sm::WarpSlot* const warps = sm_.warps.data();
+  DarsieWarp* const dws = d.warps.data();
+  const uint8_t* const skippable = d.marking.skippable.data();
+  const size_t nInstrs = d.marking.skippable.size();
+  const int ports = sm_.cfg.darsie.skip_ports, maxSkips = sm_.cfg.darsie.skip_entries;
+  const int maxSkipsPerCycle = sm_.cfg.darsie.skips_per_cycle;
   uint32_t probed[64];
   int nprobed = 0, skips = 0;
   const unsigned n = static_cast<unsigned>(sm_.warps.size());
   // The PC coalescer: warps at the same PC share one read port. False: no port left.
   auto port = [&](uint32_t pc) {
-    if (std::find(probed, probed + nprobed, pc) != probed + nprobed) return true;
-    if (nprobed == sm_.cfg.darsie.skip_ports) {
+    for (int i = 0; i < nprobed; ++i)
+      if (probed[i] == pc) return true;
+    if (nprobed == ports) {
       d.portLimited++;
       return false;
     }
@@ -46,74 +56,100 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
     d.tableLookups++;
     return true;
   };
-  const unsigned start = d.watch.rr % n;
+  const unsigned start = watch.rr % n;
   for (int pass = 0; pass < 2; ++pass) {
     const unsigned lo = pass == 0 ? start : 0, hi = pass == 0 ? n : start;
-    // (Bits are read again at every step: a probe may make a later warp a candidate.)
-    for (unsigned slot = lo; slot < hi; ++slot) {
-      const size_t wd = slot / 64;
-      const uint64_t cand = d.watch.cand[wd] & (~uint64_t{0} << (slot % 64));
-      const uint64_t bits = cand & ~d.watch.parkedWb[wd];
-      // The warps waiting for LeaderWB before the next one to visit (and before hi) wait again:
-      // counted as a run (a probe that bumps the epoch makes the later ones candidates again).
-      if (const uint64_t waiting = cand & d.watch.parkedWb[wd]) {
-        uint64_t before = bits ? (bits & (~bits + 1)) - 1 : ~uint64_t{0};
-        if (hi - wd * 64 < 64) before &= (uint64_t{1} << (hi - wd * 64)) - 1;
-        if (waiting & before) countLeaderWbWaits(wd, waiting & before);
-      }
-      if (!bits) {
-        slot = static_cast<unsigned>(wd * 64 + 63);
-        continue;
-      }
-      slot = static_cast<unsigned>(wd * 64) + static_cast<unsigned>(__builtin_ctzll(bits));
-      if (slot >= hi) break;
-      const uint64_t m = uint64_t{1} << (slot % 64);
-      DarsieWarp& dw = d.warps[slot];
-      sm::WarpSlot& w = sm_.warps[slot];
-      if (d.watch.parked[wd] & m) {
-        // Nothing of the warp's own changed since its wait (its events unpark it): it still
-        // must decide, and only the table can have ended the wait.
-        if (dw.parkEpoch == d.watch.epoch) {
-          // A follower waiting for LeaderWB sits in the entry's warps-waiting mask until the
-          // leader's write-back wakes it (Sec. 4.3.2): it takes no read port meanwhile. A warp
-          // waiting for an older instance, or at a synchronization point (which other warps'
-          // arrivals end without a table change), would probe again.
-          if (dw.parkKind == DarsieWarp::Park::LeaderWB) {
-            d.leaderWbWaits++;
-            sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
-            continue;
+    for (unsigned wd = lo / 64; wd * 64 < hi; ++wd) {
+      SkipperWatch::Word& W = words[wd];
+      // The slots of this word in [lo, hi) not visited yet.
+      uint64_t range = ~uint64_t{0};
+      if (wd * 64 < lo) range <<= lo - wd * 64;
+      if (hi - wd * 64 < 64) range &= (uint64_t{1} << (hi - wd * 64)) - 1;
+      for (;;) {
+        // (Bits are read again at every step: a probe may make a later warp a candidate.)
+        const uint64_t cand = W.cand & range;
+        const uint64_t waiting = cand & W.parkedWb;
+        const uint64_t bits = cand & ~waiting;
+        // The warps waiting for LeaderWB before the next one to visit wait again: counted as a
+        // run (a probe that bumps the epoch makes the later ones candidates again).
+        if (waiting) {
+          const uint64_t before = bits ? (bits & (~bits + 1)) - 1 : ~uint64_t{0};
+          if (waiting & before) countLeaderWbWaits(wd, waiting & before);
+        }
+        if (!bits) break;
+        const unsigned b = static_cast<unsigned>(__builtin_ctzll(bits));
+        range &= ~((uint64_t{2} << b) - 1);
+        const unsigned slot = wd * 64 + b;
+        const uint64_t m = uint64_t{1} << b;
+        DarsieWarp& dw = dws[slot];
+        sm::WarpSlot& w = warps[slot];
+        if (W.parked & m) {
+          // Nothing of the warp's own changed since its wait (its events unpark it): it still
+          // must decide, and only the table can have ended the wait.
+          if (dw.parkKind != DarsieWarp::Park::Port && dw.parkEpoch == watch.epoch) {
+            // A follower waiting for LeaderWB sits in the entry's warps-waiting mask until the
+            // leader's write-back wakes it (Sec. 4.3.2): it takes no read port meanwhile. A warp
+            // waiting for an older instance, or at a synchronization point (which other warps'
+            // arrivals end without a table change), would probe again.
+            if (dw.parkKind == DarsieWarp::Park::LeaderWB) {
+              d.leaderWbWaits++;
+              sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
+              continue;
+            }
+            if (dw.parkKind == DarsieWarp::Park::Lap) {
+              if (port(dw.parkPc)) d.lapWaits++;
+              continue;
+            }
+            // A follower that found its skip ready when the cycle's skips were used up finds
+            // the same (probe() below) once it has a port: with none left, it skips no more.
+            if (dw.parkKind == DarsieWarp::Park::Skip) {
+              if (!port(dw.parkPc) || skips >= maxSkipsPerCycle) continue;
+            } else if (dw.parkKind == DarsieWarp::Park::SyncWB) {
+              // Every majority warp reached the synchronization point: it waits for LeaderWB
+              // (probe() below) unless a flushed skip took an arrival back.
+              if (!port(dw.parkPc)) continue;
+              if (!syncWaits(w, dw)) {
+                d.leaderWbWaits++;
+                sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
+                continue;
+              }
+            } else if (syncWaits(w, dw)) {
+              if (port(dw.parkPc)) d.freelistWait++;
+              continue;
+            }
           }
-          if (dw.parkKind == DarsieWarp::Park::Lap) {
-            if (port(dw.parkPc)) d.lapWaits++;
-            continue;
-          }
-          if (syncWaits(w, dw)) {
-            if (port(dw.parkPc)) d.freelistWait++;
+        } else {
+          // Nothing to decide until the warp is woken or changed (mustDecide, inline).
+          const size_t i = isa::Kernel::indexOf(w.fetchPc);
+          if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked || i >= nInstrs || !skippable[i] ||
+              dw.decidedPc == w.fetchPc || !(d.blocks[w.block]->majority & bitOf(w.indexInBlock)) ||
+              w.ibuf.skips() >= maxSkips) {
+            W.cand &= ~m;
             continue;
           }
         }
-      } else if (!w.active || w.done || w.fetchInFlight || w.fetchBlocked || !mustDecide(w, static_cast<int>(slot)) ||
-                 w.ibuf.skips() >= sm_.cfg.darsie.skip_entries) {
-        d.watch.cand[wd] &= ~m;  // nothing to decide until the warp is woken or changed
-        continue;
-      }
-      if (!port(w.fetchPc)) continue;
-      d.watch.parked[wd] &= ~m;
-      switch (waitsAgain(w, dw)) {  // (what probe() would do, without its lookup)
-        case Wait::Sync:
-          d.freelistWait++;
-          park(static_cast<int>(slot), DarsieWarp::Park::Sync, w.fetchPc, dw.parkEntry);
-          break;
-        case Wait::LeaderWB:
-          d.leaderWbWaits++;
-          sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
-          park(static_cast<int>(slot), DarsieWarp::Park::LeaderWB, w.fetchPc, dw.parkEntry);
-          break;
-        case Wait::None: probe(static_cast<int>(slot), skips); break;
+        if (!port(w.fetchPc)) {
+          // It must decide, and will until it is woken or changed: next time only its port.
+          if (!(W.parked & m)) park(static_cast<int>(slot), DarsieWarp::Park::Port, w.fetchPc);
+          continue;
+        }
+        W.parked &= ~m;
+        switch (waitsAgain(w, dw)) {  // (what probe() would do, without its lookup)
+          case Wait::Sync:
+            d.freelistWait++;
+            park(static_cast<int>(slot), DarsieWarp::Park::Sync, w.fetchPc, dw.parkEntry);
+            break;
+          case Wait::LeaderWB:
+            d.leaderWbWaits++;
+            sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
+            park(static_cast<int>(slot), DarsieWarp::Park::LeaderWB, w.fetchPc, dw.parkEntry);
+            break;
+          case Wait::None: probe(static_cast<int>(slot), skips); break;
+        }
       }
     }
   }
-  d.watch.rr = (d.watch.rr + 1) % n;
+  watch.rr = (watch.rr + 1) % n;
 }
 
 // The probe waited and will wait again until the warp or the table changes.
@@ -176,11 +212,16 @@ void DarsieMechanism::probe(int slot, int& skips) {
     if (!x.leaderWB && !d.earlySkip) {  // (darsie-early-skip: the skip's readers wait instead)
       d.leaderWbWaits++;
       sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, slot);
-      // (At a synchronization point the wait depends on other warps' arrivals: no parking.)
-      if (!x.sync) park(slot, DarsieWarp::Park::LeaderWB, pc, e);
+      // (At a synchronization point it depends on other warps' arrivals too, and takes a port.)
+      park(slot, x.sync ? DarsieWarp::Park::SyncWB : DarsieWarp::Park::LeaderWB, pc, e);
       return;
     }
-    if (skips >= sm_.cfg.darsie.skips_per_cycle) return;
+    if (skips >= sm_.cfg.darsie.skips_per_cycle) {
+      // Nothing but the table or the warp can change that outcome (arrivals of other warps
+      // can, at a synchronization point: no parking there).
+      if (!x.sync) park(slot, DarsieWarp::Park::Skip, pc);
+      return;
+    }
     skips++;
     x.arrived |= bit;
     x.waiting &= ~bit;

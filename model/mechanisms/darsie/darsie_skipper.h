@@ -17,39 +17,40 @@ namespace simtlm::darsie {
 // `parkedWb`: of those, the ones waiting for LeaderWB at the current epoch (a bump clears it),
 // counted a run of them at a time instead of visited one by one.
 struct SkipperWatch {
-  std::vector<uint64_t> cand, parked, parkedWb;
+  // The three masks of 64 warp slots side by side (one address for a touch, the SM's hottest
+  // call into DARSIE).
+  struct Word {
+    uint64_t cand = 0, parked = 0, parkedWb = 0;
+  };
+  std::vector<Word> words;
   uint64_t epoch = 0;
   unsigned rr = 0;  // the skipper's round-robin start
 
   void reset(size_t warps) {
-    cand.assign((warps + 63) / 64, ~uint64_t{0});
-    parked.assign(cand.size(), 0);
-    parkedWb.assign(cand.size(), 0);
+    words.assign((warps + 63) / 64, Word{~uint64_t{0}, 0, 0});
     bumpEpoch();
   }
   // The warp's state changed in a way the skipper must look at again (a wait may have ended).
   void touch(int slot) {
-    const size_t wd = static_cast<size_t>(slot) / 64;
+    Word& w = words[static_cast<size_t>(slot) / 64];
     const uint64_t m = uint64_t{1} << (slot % 64);
-    cand[wd] |= m;
-    parked[wd] &= ~m;
-    parkedWb[wd] &= ~m;
+    w.cand |= m;
+    w.parked &= ~m;
+    w.parkedWb &= ~m;
   }
   void touchAll() {
-    std::fill(cand.begin(), cand.end(), ~uint64_t{0});
-    std::fill(parked.begin(), parked.end(), 0);
-    std::fill(parkedWb.begin(), parkedWb.end(), 0);
+    for (Word& w : words) w = Word{~uint64_t{0}, 0, 0};
   }
   void park(int slot, bool leaderWb) {
-    const size_t wd = static_cast<size_t>(slot) / 64;
+    Word& w = words[static_cast<size_t>(slot) / 64];
     const uint64_t m = uint64_t{1} << (slot % 64);
-    parked[wd] |= m;
-    if (leaderWb) parkedWb[wd] |= m;
-    else parkedWb[wd] &= ~m;
+    w.parked |= m;
+    if (leaderWb) w.parkedWb |= m;
+    else w.parkedWb &= ~m;
   }
   void bumpEpoch() {
     epoch++;
-    std::fill(parkedWb.begin(), parkedWb.end(), 0);
+    for (Word& w : words) w.parkedWb = 0;
   }
 };
 

@@ -50,7 +50,10 @@ struct DarsieWarp {
   bool releasePending = false;          // exited: versions to give back once drained
   // The skipper's last probe of this warp waited (SkipperWatch::parked): at this PC, for this
   // reason, with the table as it was at this epoch.
-  enum class Park : uint8_t { LeaderWB, Lap, Sync } parkKind = Park::LeaderWB;
+  // (Skip: its skip was ready, but the cycle's skips_per_cycle were used up. Port: it must
+  // decide, but found no read port; whatever the epoch. SyncWB: LeaderWB at a synchronization
+  // point every majority warp reached.)
+  enum class Park : uint8_t { LeaderWB, Lap, Sync, Skip, Port, SyncWB } parkKind = Park::LeaderWB;
   uint32_t parkPc = 0;
   uint64_t parkEpoch = 0;
   int parkEntry = -1;  // the entry a LeaderWB wait was for (a guess once the wait is over)
