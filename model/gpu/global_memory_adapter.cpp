@@ -137,8 +137,10 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag, Acces
       sent_.release(i);
       Access& x = access(s.tag);
       if (ok)
-        for (int l = 0; l < 32; ++l)
-          if (s.lanes >> l & 1u) std::memcpy(&x.words[l], data + wordOffset(x.a, l, s.base, s.size), 4);
+        for (uint32_t m = s.lanes; m; m &= m - 1) {  // the lanes served, in lane order
+          const int l = __builtin_ctz(m);
+          std::memcpy(&x.words[l], data + wordOffset(x.a, l, s.base, s.size), 4);
+        }
       finishOne(s.tag, ok);
     });
   } else if (f == isa::Format::Store) {

@@ -358,14 +358,27 @@ void L2Cache::debugWb(gp_t& gp) {
     const std::uint64_t lo = std::max(a, line), hi = std::min(a + len, line + config_.line);
     unsigned char* cached = &data_[std::size_t(w) * config_.line];
     std::uint64_t* valid = validBits(w);
-    for (std::uint64_t b = lo; b < hi; ++b) {
+    const bool write = gp.is_write();
+    for (std::uint64_t b = lo; b < hi;) {
       const unsigned o = static_cast<unsigned>(b - line);
-      if (gp.is_write()) {  // memory has it now too: valid, dirtiness unchanged
+      if (o % 64 == 0 && hi - b >= 64 && (write || valid[o / 64] == ~std::uint64_t{0})) {
+        // A whole word of the masks at once (the host's buffer copies: whole lines).
+        if (write) {  // memory has it now too: valid, dirtiness unchanged
+          std::memcpy(cached + o, d + (b - a), 64);
+          valid[o / 64] = ~std::uint64_t{0};
+        } else {
+          std::memcpy(d + (b - a), cached + o, 64);
+        }
+        b += 64;
+        continue;
+      }
+      if (write) {
         cached[o] = d[b - a];
         setBit(valid, o);
       } else if (bit(valid, o)) {
         d[b - a] = cached[o];
       }
+      ++b;
     }
   };
   const std::uint64_t first = lineOf(a), last = lineOf(a + len - 1);

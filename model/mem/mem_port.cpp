@@ -102,8 +102,15 @@ std::uint64_t MemPort::enqueue(tlm::tlm_generic_payload* gp, std::uint64_t addre
 }
 
 MemPort::Txn* MemPort::record(const tlm::tlm_generic_payload& gp) {
-  const long i = mm_.indexOf(gp);
-  if (i < 0) return nullptr;
+  // A pooled payload keeps its address and pool position for the manager's life: a hit in the
+  // cache is always right (foreign payloads, which may come and go, are never cached).
+  Known& k = known_[(reinterpret_cast<std::uintptr_t>(&gp) >> 6) % known_.size()];
+  long i = k.index;
+  if (k.gp != &gp) {
+    i = mm_.indexOf(gp);
+    if (i < 0) return nullptr;
+    k = Known{&gp, i};
+  }
   if (static_cast<std::size_t>(i) >= records_.size()) records_.resize(mm_.created());
   return &records_[static_cast<std::size_t>(i)];
 }
@@ -214,7 +221,7 @@ void MemPort::peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& p
     sc_time delay = SC_ZERO_TIME;
     to_memory->nb_transport_fw(gp, end, delay);  // target returns TLM_COMPLETED; nothing follows
   }
-  finish(gp);
+  finish(gp, *record(gp));  // (looked up again: the call may have moved the records)
 }
 
 void MemPort::end_request(tlm::tlm_generic_payload& gp) {
@@ -223,8 +230,7 @@ void MemPort::end_request(tlm::tlm_generic_payload& gp) {
   if (!queue_.empty()) wake_sender();
 }
 
-void MemPort::finish(tlm::tlm_generic_payload& gp) {
-  Txn& slot = *record(gp);
+void MemPort::finish(tlm::tlm_generic_payload& gp, Txn& slot) {
   Txn txn = std::move(slot);
   slot.live = false;
   slot.done = nullptr;
@@ -250,8 +256,8 @@ void MemPort::finish(tlm::tlm_generic_payload& gp) {
     stats_.bytes_written += r.size;
   }
   if (!r.ok()) ++stats_.errors;
-  stats_.latency_sum_ps += static_cast<std::uint64_t>((r.completed - r.submitted).value() /
-                                                      sc_time(1, SC_PS).value());
+  static const sc_time::value_type ps = sc_time(1, SC_PS).value();  // (the resolution is fixed once time is used)
+  stats_.latency_sum_ps += static_cast<std::uint64_t>((r.completed - r.submitted).value() / ps);
   if (txn.done) txn.done(r);
   else if (txn.plain) txn.plain(r.command == tlm::TLM_READ_COMMAND ? r.data : nullptr, r.ok());
   gp.release();
@@ -267,7 +273,7 @@ void MemPort::lt_thread() {
     sc_time delay = SC_ZERO_TIME;
     to_memory->b_transport(*gp, delay);
     wait(delay);  // synchronise: the caller sees the completion at the annotated time
-    finish(*gp);
+    finish(*gp, *record(*gp));
   }
 }
 

@@ -23,6 +23,7 @@
 #include "model/mem/timed_peq.h"
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -146,7 +147,7 @@ class MemPort : public sc_core::sc_module {
   bool immediate_at() const { return config_.immediate && config_.mode == Mode::ApproximatelyTimed; }
   void lt_thread();    // LT: b_transport, one at a time
   void end_request(tlm::tlm_generic_payload& gp);
-  void finish(tlm::tlm_generic_payload& gp);
+  void finish(tlm::tlm_generic_payload& gp, Txn& record);  // record: record(gp)
   unsigned debug(tlm::tlm_command cmd, std::uint64_t address, unsigned char* data, unsigned size);
 
   Config config_;
@@ -155,6 +156,11 @@ class MemPort : public sc_core::sc_module {
   sc_core::sc_event kick_;
   std::deque<std::pair<tlm::tlm_generic_payload*, Txn>> queue_;  // submitted, not yet sent
   std::vector<Txn> records_;  // by payload (mm_.indexOf): no hashing, no allocation per transaction
+  struct Known {  // a payload of mm_ and its pool position
+    const tlm::tlm_generic_payload* gp = nullptr;
+    long index = -1;
+  };
+  std::array<Known, 256> known_{};  // by the payload's address: mm_.indexOf once per payload, mostly
   std::size_t inflight_ = 0;
   tlm::tlm_generic_payload* request_open_ = nullptr;  // in its request phase
   bool sending_ = false;  // send_now() is on the stack: a nested call leaves the queue to it

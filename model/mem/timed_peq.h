@@ -1,11 +1,12 @@
-// TimedPeq: tlm_utils::peq_with_cb_and_phase with its timed notifications in a binary heap.
+// TimedPeq: tlm_utils::peq_with_cb_and_phase with its timed notifications in a FIFO and a heap.
 //
 // The Accellera queue keeps timed notifications in a sorted singly linked list, so each notify
 // walks every notification due earlier: a target with many responses pending (an L2 slice
 // answering hits while misses wait, a DRAM channel) pays a walk per transaction. Here they sit in
-// a heap ordered by (due time, order of notification), which is the order the list gives (a
-// notification goes after every one due at the same time or earlier), in storage reused from
-// transaction to transaction. Everything else is the Accellera queue's: the callback is called
+// a FIFO while each is due no earlier than the one before it there (a fixed latency), the others
+// in a heap, and are taken from both in (due time, order of notification) order, which is the
+// order the list gives (a notification goes after every one due at the same time or earlier), in
+// storage reused from transaction to transaction. Everything else is the Accellera queue's: the callback is called
 // from one spawned method process, delta notifications alternate between two lists by the
 // parity of the delta cycle, and the process's event is notified as the Accellera queue does,
 // so callbacks run in the same order and at the same times.
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <utility>
 #include <vector>
 
@@ -45,8 +47,13 @@ class TimedPeq : public sc_core::sc_object {
       event_.notify(sc_core::SC_ZERO_TIME);
       return;
     }
-    timed_.push_back({delay + sc_core::sc_time_stamp(), next_++, &gp, phase});
-    std::push_heap(timed_.begin(), timed_.end(), Later{});
+    const Timed t{delay + sc_core::sc_time_stamp(), next_++, &gp, phase};
+    if (in_order_.empty() || !(t.at < in_order_.back().at)) {
+      in_order_.push_back(t);  // due no earlier than the last in order (a fixed latency): no heap
+    } else {
+      timed_.push_back(t);
+      std::push_heap(timed_.begin(), timed_.end(), Later{});
+    }
     event_.notify(delay);  // only an earlier time replaces the pending one
   }
 
@@ -78,20 +85,39 @@ class TimedPeq : public sc_core::sc_object {
       run(even_);
       if (!uneven_.empty()) event_.notify(sc_core::SC_ZERO_TIME);
     }
-    if (timed_.empty()) return;
+    if (timed_.empty() && in_order_.empty()) return;
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    while (!timed_.empty() && timed_.front().at == now) {
-      std::pop_heap(timed_.begin(), timed_.end(), Later{});
-      const Timed t = timed_.back();
-      timed_.pop_back();
+    for (;;) {
+      const Timed* first = earliest();
+      if (!first || first->at != now) break;
+      Timed t;
+      if (!in_order_.empty() && first == &in_order_.front()) {
+        t = in_order_.front();
+        in_order_.pop_front();
+      } else {
+        std::pop_heap(timed_.begin(), timed_.end(), Later{});
+        t = timed_.back();
+        timed_.pop_back();
+      }
       (owner_->*cb_)(*t.gp, t.phase);
     }
-    if (!timed_.empty()) event_.notify(timed_.front().at - now);
+    if (const Timed* first = earliest()) event_.notify(first->at - now);
+  }
+
+  // The next notification due: the earlier of the two queues' heads by (due time, order).
+  const Timed* earliest() const {
+    if (in_order_.empty()) return timed_.empty() ? nullptr : &timed_.front();
+    if (timed_.empty() || Later{}(timed_.front(), in_order_.front())) return &in_order_.front();
+    return &timed_.front();
   }
 
   OWNER* owner_;
   Callback cb_;
-  std::vector<Timed> timed_;  // a heap: the earliest first
+  // Timed notifications in two queues, together in (due time, order) order: those due no
+  // earlier than the one before them in a FIFO (most: a target's fixed latency), the rest in a
+  // heap (the earliest first).
+  std::deque<Timed> in_order_;
+  std::vector<Timed> timed_;
   std::uint64_t next_ = 0;
   Entries even_, uneven_;
   sc_core::sc_event event_;
