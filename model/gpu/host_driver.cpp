@@ -80,6 +80,8 @@ void HostDriver::run() {
     if (onJobDone) onJobDone(job, result_);
     if (!result_.done || result_.errorCode != 0 || !result_.error.empty()) break;
   }
+  if (const std::string bad = restoreKept(); !bad.empty() && result_.error.empty())
+    result_.error = "cannot read buffer '" + bad + "' back";
   if (onFinished) onFinished();
 }
 
@@ -90,6 +92,12 @@ HostResult HostDriver::runJob(const HostJob& job) {
     return result;
   };
   const isa::Kernel& k = *job.kernel;
+  // What the previous job kept in the target comes back unless this job places it from there.
+  if (kept_.memory && (kept_.memory != job.memory || !job.releaseWhileRunning))
+    if (const std::string bad = restoreKept(); !bad.empty()) return fail("cannot read buffer '" + bad + "' back");
+  std::vector<size_t> kept;
+  kept.swap(keptSizes_);
+  kept_ = HostJob{};
   // 0. The launch's local space, in the job's memory as the interpreter places it (so it is
   // placed and read back with the buffers below).
   isa::LaunchConfig launch = job.launch;
@@ -114,8 +122,16 @@ HostResult HostDriver::runJob(const HostJob& job) {
   for (size_t i = 0; i < sizes.size(); ++i) {
     const auto& r = job.memory->regions()[i];
     std::vector<uint8_t>& bytes = job.memory->bytes(i);
+    if (i < kept.size() && kept[i]) {  // in the target since the previous job: placed from there
+      sizes[i] = kept[i];
+      if (copyInPlace(r.base, kept[i])) continue;
+      for (size_t j = i + 1; j < kept.size(); ++j) sizes[j] = kept[j];
+      readBack(job, sizes, true);
+      return fail("cannot place buffer '" + r.name + "' in memory");
+    }
     if (bytes.empty()) continue;
     if (!debug(tlm::TLM_WRITE_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size()))) {
+      for (size_t j = i + 1; j < kept.size(); ++j) sizes[j] = kept[j];
       readBack(job, sizes, true);  // what was released comes back from the target
       return fail("cannot place buffer '" + r.name + "' in memory");
     }
@@ -149,9 +165,49 @@ HostResult HostDriver::runJob(const HostJob& job) {
   result.done = true;
   result.errorCode = err;
   result.cycles = static_cast<uint64_t>(hi) << 32 | lo;
-  // 4. Read the buffers back.
+  // 4. Read the buffers back, or leave them in the target for the next job (the local space,
+  // which the next launch zeroes in the host's copy, comes back).
+  if (job.keepInTarget && job.releaseWhileRunning && err == 0) {
+    const std::string local = isa::kLocalBufferName;
+    std::vector<size_t> keep(sizes.size(), 0);
+    for (size_t i = 0; i < sizes.size(); ++i)
+      if (job.memory->regions()[i].name.rfind(local, 0) != 0) std::swap(sizes[i], keep[i]);
+    kept_ = job;
+    keptSizes_ = std::move(keep);
+    if (const std::string bad = readBack(job, sizes, true); !bad.empty()) return fail("cannot read buffer '" + bad + "' back");
+    return result;
+  }
   if (const std::string bad = readBack(job, sizes, false); !bad.empty()) return fail("cannot read buffer '" + bad + "' back");
   return result;
+}
+
+std::string HostDriver::restoreKept() {
+  if (!kept_.memory) return "";
+  const HostJob job = kept_;
+  std::vector<size_t> sizes;
+  sizes.swap(keptSizes_);
+  kept_ = HostJob{};
+  return readBack(job, sizes, true);
+}
+
+bool HostDriver::copyInPlace(uint64_t base, size_t size) {
+  std::vector<unsigned char> chunk(std::min(kChunk, size));
+  for (size_t done = 0; done < size; done += kChunk) {
+    const unsigned n = static_cast<unsigned>(std::min(kChunk, size - done));
+    if (!debug(tlm::TLM_READ_COMMAND, base + done, chunk.data(), n) ||
+        !debug(tlm::TLM_WRITE_COMMAND, base + done, chunk.data(), n))
+      return false;
+  }
+  return true;
+}
+
+bool HostDriver::readBuffer(const HostJob& job, const isa::GlobalMemory::Region& r, std::vector<uint8_t>& bytes) {
+  for (size_t done = 0; done < bytes.size(); done += kChunk) {
+    const unsigned n = static_cast<unsigned>(std::min(kChunk, bytes.size() - done));
+    if (!debug(tlm::TLM_READ_COMMAND, r.base + done, bytes.data() + done, n)) return false;
+    if (onReadBack) onReadBack(job, r, done + n);
+  }
+  return true;
 }
 
 std::string HostDriver::readBack(const HostJob& job, const std::vector<size_t>& sizes, bool releasedOnly) {
@@ -161,12 +217,7 @@ std::string HostDriver::readBack(const HostJob& job, const std::vector<size_t>& 
     const auto& r = job.memory->regions()[i];
     std::vector<uint8_t>& bytes = job.memory->bytes(i);
     if (sizes[i]) bytes.resize(sizes[i]);
-    if (bytes.empty()) continue;
-    if (!debug(tlm::TLM_READ_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size()))) {
-      if (bad.empty()) bad = r.name;
-      continue;  // every released buffer gets its size back
-    }
-    if (onReadBack) onReadBack(job, r);
+    if (!readBuffer(job, r, bytes) && bad.empty()) bad = r.name;  // every released buffer gets its size back
   }
   return bad;
 }
