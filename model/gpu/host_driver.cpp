@@ -4,6 +4,11 @@
 #include <cstring>
 #include <vector>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 #include "isa/local_memory.h"
 #include "model/gpu/control_regs.h"
 
@@ -130,7 +135,8 @@ HostResult HostDriver::runJob(const HostJob& job) {
       return fail("cannot place buffer '" + r.name + "' in memory");
     }
     if (bytes.empty()) continue;
-    if (!debug(tlm::TLM_WRITE_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size()))) {
+    if (!(job.releaseWhileRunning ? placeReleasing(r.base, bytes)
+                                  : debug(tlm::TLM_WRITE_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size())))) {
       for (size_t j = i + 1; j < kept.size(); ++j) sizes[j] = kept[j];
       readBack(job, sizes, true);  // what was released comes back from the target
       return fail("cannot place buffer '" + r.name + "' in memory");
@@ -190,6 +196,29 @@ std::string HostDriver::restoreKept() {
   return readBack(job, sizes, true);
 }
 
+bool HostDriver::placeReleasing(uint64_t base, std::vector<uint8_t>& bytes) {
+  // A chunk at a time, each chunk's whole pages handed back to the system once written (the
+  // buffer is freed after; what reads as zero now is never read), so the buffer does not stand
+  // in both the host and the target's memory. A debug write's effect is per byte: the same as
+  // one write of the whole buffer.
+  uintptr_t freed = reinterpret_cast<uintptr_t>(bytes.data());
+  for (size_t done = 0; done < bytes.size(); done += kChunk) {
+    const unsigned n = static_cast<unsigned>(std::min(kChunk, bytes.size() - done));
+    if (!debug(tlm::TLM_WRITE_COMMAND, base + done, bytes.data() + done, n)) {
+      // The written part is in the target only: read it back (the rest is still here).
+      debug(tlm::TLM_READ_COMMAND, base, bytes.data(), static_cast<unsigned>(done));
+      return false;
+    }
+#ifdef __linux__
+    static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    const uintptr_t from = (freed + page - 1) / page * page;
+    const uintptr_t to = (reinterpret_cast<uintptr_t>(bytes.data()) + done + n) / page * page;
+    if (to > from && madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED) == 0) freed = to;
+#endif
+  }
+  return true;
+}
+
 bool HostDriver::copyInPlace(uint64_t base, size_t size) {
   std::vector<unsigned char> chunk(std::min(kChunk, size));
   for (size_t done = 0; done < size; done += kChunk) {
@@ -201,10 +230,21 @@ bool HostDriver::copyInPlace(uint64_t base, size_t size) {
   return true;
 }
 
-bool HostDriver::readBuffer(const HostJob& job, const isa::GlobalMemory::Region& r, std::vector<uint8_t>& bytes) {
-  for (size_t done = 0; done < bytes.size(); done += kChunk) {
-    const unsigned n = static_cast<unsigned>(std::min(kChunk, bytes.size() - done));
-    if (!debug(tlm::TLM_READ_COMMAND, r.base + done, bytes.data() + done, n)) return false;
+bool HostDriver::readBuffer(const HostJob& job, const isa::GlobalMemory::Region& r, std::vector<uint8_t>& bytes,
+                            size_t size) {
+  // A released buffer grows a chunk at a time as it is read: zero-filled whole first, all its
+  // pages would stand beside the target's copy before onReadBack could free any of that.
+  if (bytes.size() != size) {
+    bytes.clear();
+    bytes.reserve(size);
+  }
+  for (size_t done = 0; done < size; done += kChunk) {
+    const unsigned n = static_cast<unsigned>(std::min(kChunk, size - done));
+    if (bytes.size() < done + n) bytes.resize(done + n);
+    if (!debug(tlm::TLM_READ_COMMAND, r.base + done, bytes.data() + done, n)) {
+      bytes.resize(size);
+      return false;
+    }
     if (onReadBack) onReadBack(job, r, done + n);
   }
   return true;
@@ -216,8 +256,8 @@ std::string HostDriver::readBack(const HostJob& job, const std::vector<size_t>& 
     if (releasedOnly && !sizes[i]) continue;
     const auto& r = job.memory->regions()[i];
     std::vector<uint8_t>& bytes = job.memory->bytes(i);
-    if (sizes[i]) bytes.resize(sizes[i]);
-    if (!readBuffer(job, r, bytes) && bad.empty()) bad = r.name;  // every released buffer gets its size back
+    const size_t size = sizes[i] ? sizes[i] : bytes.size();
+    if (!readBuffer(job, r, bytes, size) && bad.empty()) bad = r.name;  // every released buffer gets its size back
   }
   return bad;
 }

@@ -87,8 +87,11 @@ class HostDriver : public sc_core::sc_module {
   // Reads the buffers of `job` back into its memory (those released, with their size in
   // `sizes`, resized first), or only the released ones; the name of the first that failed, or "".
   std::string readBack(const HostJob& job, const std::vector<size_t>& sizes, bool releasedOnly);
-  // One buffer read back into `bytes` (sized) a chunk at a time, onReadBack after each chunk.
-  bool readBuffer(const HostJob& job, const isa::GlobalMemory::Region& r, std::vector<uint8_t>& bytes);
+  // One buffer read back into `bytes` (made `size` long) a chunk at a time, onReadBack after each.
+  bool readBuffer(const HostJob& job, const isa::GlobalMemory::Region& r, std::vector<uint8_t>& bytes, size_t size);
+  // Places a buffer that is released once placed (releaseWhileRunning), handing its memory back
+  // as it goes; on failure the host's copy is whole again as far as it can be read back.
+  bool placeReleasing(uint64_t base, std::vector<uint8_t>& bytes);
   // Buffer `r` (`size` bytes, kept in the target) read and written back where it is, a chunk at
   // a time: what placing it after reading it back does.
   bool copyInPlace(uint64_t base, size_t size);

@@ -46,7 +46,7 @@ void runPathfinder(bool keep) {
     launch(r);
   };
   top.host.onReadBack = [&](const gpu::HostJob&, const isa::GlobalMemory::Region& r, size_t done) {
-    readBack += done == r.bytes.size();
+    readBack += done == r.size;  // a buffer read back whole
   };
   top.host.onJobDone = [&](const gpu::HostJob&, const gpu::HostResult& r) {
     EXPECT_EQ(r.errorCode, 0u) << top.gpu.lastError();
