@@ -113,8 +113,9 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
     job.kernel = steps[next].kernel;
     job.launch = steps[next].config;
     job.memory = &mem;
-    job.releaseWhileRunning = true;  // the DRAM holds the buffers while a kernel runs
+    job.releaseWhileRunning = true;  // the DRAM holds the buffers while a kernel runs ...
     next++;
+    job.keepInTarget = next < steps.size();  // ... and between launches: nothing reads them there
     return true;
   };
   config::GpuConfig cfg = s.config;  // the platform keeps a reference: it lives as long
@@ -154,9 +155,10 @@ ScenarioResult runScenarioTimed(const Scenario& s, const cli::EnergyRequest* ene
   // The timing run's buffers, as on the scratch memory above (the same addresses and parameters).
   placeBuffers(s, mem);
   steps = prepareLaunches(s, mem, machineWarpSize);
-  // After the last launch the host has its buffers back: each is freed in the DRAM once read.
-  top->host.onReadBack = [&](const gpu::HostJob&, const isa::GlobalMemory::Region& region) {
-    if (next == steps.size()) top->dram.store().release(region.base, region.bytes.size());
+  // After the last launch the host has its buffers back: what is read is freed in the DRAM, a
+  // chunk at a time (a buffer does not stand in both at once).
+  top->host.onReadBack = [&](const gpu::HostJob&, const isa::GlobalMemory::Region& region, size_t done) {
+    if (next == steps.size()) top->dram.store().release(region.base, done);
   };
   auto start = std::chrono::steady_clock::now();
   // Each launch's statistics: the counters' increase during it, kept as what changed.

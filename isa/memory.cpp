@@ -15,6 +15,7 @@ uint32_t GlobalMemory::allocate(const std::string& name, uint32_t bytes) {
   r.name = name;
   r.base = static_cast<uint32_t>(base);
   r.bytes.assign(bytes, 0);
+  r.size = bytes;
   regions_.push_back(std::move(r));
   // Leave a guard gap so that running off the end of one buffer faults.
   next_ = static_cast<uint32_t>((end + kAlignment + kAlignment - 1) / kAlignment * kAlignment);
@@ -23,7 +24,7 @@ uint32_t GlobalMemory::allocate(const std::string& name, uint32_t bytes) {
 
 const GlobalMemory::Region* GlobalMemory::find(uint32_t addr, uint32_t size) const {
   auto inside = [&](const Region& r) {
-    return addr >= r.base && static_cast<uint64_t>(addr) + size <= r.end();
+    return addr >= r.base && static_cast<uint64_t>(addr) + size <= r.base + r.bytes.size();  // bytes held
   };
   if (lastHit_ < regions_.size() && inside(regions_[lastHit_])) return &regions_[lastHit_];
   for (size_t i = 0; i < regions_.size(); ++i)

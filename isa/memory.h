@@ -14,7 +14,8 @@ class GlobalMemory {
     std::string name;
     uint32_t base = 0;
     std::vector<uint8_t> bytes;
-    uint32_t end() const { return base + static_cast<uint32_t>(bytes.size()); }
+    uint32_t size = 0;  // as allocated: a host driver may free `bytes` for a while (releaseWhileRunning)
+    uint32_t end() const { return base + size; }
   };
 
   static constexpr uint32_t kFirstAddress = 0x10000000u;

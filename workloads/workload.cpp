@@ -1,6 +1,7 @@
 #include "workloads/workload.h"
 
 #include <cstdlib>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -169,6 +170,30 @@ std::string compareWordsOf(const std::string& buffer, size_t gotWords, Got got, 
 }
 
 }  // namespace
+
+WordComparison::WordComparison(std::string buffer, const isa::GlobalMemory& mem, size_t words)
+    : buffer_(std::move(buffer)), bytes_(mem.region(buffer_).bytes), words_(words) {}
+
+void WordComparison::check(size_t first, const uint32_t* want, size_t n) {
+  if (bytes_.size() / 4 < words_) return;  // report() says the buffer is too small
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t g;
+    std::memcpy(&g, bytes_.data() + 4 * (first + i), 4);
+    if (g == want[i]) continue;
+    ++bad_;
+    first_.emplace(first + i, std::make_pair(g, want[i]));
+    if (first_.size() > 5) first_.erase(std::prev(first_.end()));
+  }
+}
+
+std::string WordComparison::report() const {
+  if (bytes_.size() / 4 < words_) return buffer_ + ": buffer too small";
+  std::ostringstream s;
+  for (const auto& [i, gw] : first_)
+    s << buffer_ << "[" << i << "] = 0x" << std::hex << gw.first << ", expected 0x" << gw.second << std::dec << "\n";
+  if (bad_) s << bad_ << " of " << words_ << " words differ";
+  return s.str();
+}
 
 std::string compareWords(const std::string& buffer, const std::vector<uint32_t>& got,
                          const std::vector<uint32_t>& want) {

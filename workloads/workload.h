@@ -101,6 +101,24 @@ std::string compareWords(const std::string& buffer, const std::vector<uint32_t>&
 // The same on buffer `buffer` of `mem`, read where it is (no copy of it).
 std::string compareWords(const std::string& buffer, const isa::GlobalMemory& mem, const std::vector<uint32_t>& want);
 
+// compareWords on a reference produced a piece at a time (so no vector of the whole expected
+// buffer stands beside the buffer): check() each piece, at its first word, in any order; then
+// report() says what compareWords over the whole buffer would (empty when every word matched).
+class WordComparison {
+ public:
+  WordComparison(std::string buffer, const isa::GlobalMemory& mem, size_t words);
+  void check(size_t first, const uint32_t* want, size_t n);
+  void check(size_t first, const std::vector<uint32_t>& want) { check(first, want.data(), want.size()); }
+  std::string report() const;
+
+ private:
+  std::string buffer_;
+  const std::vector<uint8_t>& bytes_;
+  size_t words_;
+  std::map<size_t, std::pair<uint32_t, uint32_t>> first_;  // the lowest differing words: got, want
+  size_t bad_ = 0;
+};
+
 // Fills buffer `name` of `mem` with f(0), f(1), ... in place (setWords without a vector of the
 // whole buffer beside it).
 template <class F>

@@ -4,6 +4,11 @@
 #include <cstring>
 #include <vector>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 #include "isa/local_memory.h"
 #include "model/gpu/control_regs.h"
 
@@ -80,6 +85,8 @@ void HostDriver::run() {
     if (onJobDone) onJobDone(job, result_);
     if (!result_.done || result_.errorCode != 0 || !result_.error.empty()) break;
   }
+  if (const std::string bad = restoreKept(); !bad.empty() && result_.error.empty())
+    result_.error = "cannot read buffer '" + bad + "' back";
   if (onFinished) onFinished();
 }
 
@@ -90,6 +97,12 @@ HostResult HostDriver::runJob(const HostJob& job) {
     return result;
   };
   const isa::Kernel& k = *job.kernel;
+  // What the previous job kept in the target comes back unless this job places it from there.
+  if (kept_.memory && (kept_.memory != job.memory || !job.releaseWhileRunning))
+    if (const std::string bad = restoreKept(); !bad.empty()) return fail("cannot read buffer '" + bad + "' back");
+  std::vector<size_t> kept;
+  kept.swap(keptSizes_);
+  kept_ = HostJob{};
   // 0. The launch's local space, in the job's memory as the interpreter places it (so it is
   // placed and read back with the buffers below).
   isa::LaunchConfig launch = job.launch;
@@ -114,8 +127,17 @@ HostResult HostDriver::runJob(const HostJob& job) {
   for (size_t i = 0; i < sizes.size(); ++i) {
     const auto& r = job.memory->regions()[i];
     std::vector<uint8_t>& bytes = job.memory->bytes(i);
+    if (i < kept.size() && kept[i]) {  // in the target since the previous job: placed from there
+      sizes[i] = kept[i];
+      if (copyInPlace(r.base, kept[i])) continue;
+      for (size_t j = i + 1; j < kept.size(); ++j) sizes[j] = kept[j];
+      readBack(job, sizes, true);
+      return fail("cannot place buffer '" + r.name + "' in memory");
+    }
     if (bytes.empty()) continue;
-    if (!debug(tlm::TLM_WRITE_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size()))) {
+    if (!(job.releaseWhileRunning ? placeReleasing(r.base, bytes)
+                                  : debug(tlm::TLM_WRITE_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size())))) {
+      for (size_t j = i + 1; j < kept.size(); ++j) sizes[j] = kept[j];
       readBack(job, sizes, true);  // what was released comes back from the target
       return fail("cannot place buffer '" + r.name + "' in memory");
     }
@@ -149,9 +171,83 @@ HostResult HostDriver::runJob(const HostJob& job) {
   result.done = true;
   result.errorCode = err;
   result.cycles = static_cast<uint64_t>(hi) << 32 | lo;
-  // 4. Read the buffers back.
+  // 4. Read the buffers back, or leave them in the target for the next job (the local space,
+  // which the next launch zeroes in the host's copy, comes back).
+  if (job.keepInTarget && job.releaseWhileRunning && err == 0) {
+    const std::string local = isa::kLocalBufferName;
+    std::vector<size_t> keep(sizes.size(), 0);
+    for (size_t i = 0; i < sizes.size(); ++i)
+      if (job.memory->regions()[i].name.rfind(local, 0) != 0) std::swap(sizes[i], keep[i]);
+    kept_ = job;
+    keptSizes_ = std::move(keep);
+    if (const std::string bad = readBack(job, sizes, true); !bad.empty()) return fail("cannot read buffer '" + bad + "' back");
+    return result;
+  }
   if (const std::string bad = readBack(job, sizes, false); !bad.empty()) return fail("cannot read buffer '" + bad + "' back");
   return result;
+}
+
+std::string HostDriver::restoreKept() {
+  if (!kept_.memory) return "";
+  const HostJob job = kept_;
+  std::vector<size_t> sizes;
+  sizes.swap(keptSizes_);
+  kept_ = HostJob{};
+  return readBack(job, sizes, true);
+}
+
+bool HostDriver::placeReleasing(uint64_t base, std::vector<uint8_t>& bytes) {
+  // A chunk at a time, each chunk's whole pages handed back to the system once written (the
+  // buffer is freed after; what reads as zero now is never read), so the buffer does not stand
+  // in both the host and the target's memory. A debug write's effect is per byte: the same as
+  // one write of the whole buffer.
+  uintptr_t freed = reinterpret_cast<uintptr_t>(bytes.data());
+  for (size_t done = 0; done < bytes.size(); done += kChunk) {
+    const unsigned n = static_cast<unsigned>(std::min(kChunk, bytes.size() - done));
+    if (!debug(tlm::TLM_WRITE_COMMAND, base + done, bytes.data() + done, n)) {
+      // The written part is in the target only: read it back (the rest is still here).
+      debug(tlm::TLM_READ_COMMAND, base, bytes.data(), static_cast<unsigned>(done));
+      return false;
+    }
+#ifdef __linux__
+    static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    const uintptr_t from = (freed + page - 1) / page * page;
+    const uintptr_t to = (reinterpret_cast<uintptr_t>(bytes.data()) + done + n) / page * page;
+    if (to > from && madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED) == 0) freed = to;
+#endif
+  }
+  return true;
+}
+
+bool HostDriver::copyInPlace(uint64_t base, size_t size) {
+  std::vector<unsigned char> chunk(std::min(kChunk, size));
+  for (size_t done = 0; done < size; done += kChunk) {
+    const unsigned n = static_cast<unsigned>(std::min(kChunk, size - done));
+    if (!debug(tlm::TLM_READ_COMMAND, base + done, chunk.data(), n) ||
+        !debug(tlm::TLM_WRITE_COMMAND, base + done, chunk.data(), n))
+      return false;
+  }
+  return true;
+}
+
+bool HostDriver::readBuffer(const HostJob& job, const isa::GlobalMemory::Region& r, std::vector<uint8_t>& bytes,
+                            size_t size) {
+  // A released buffer grows a chunk at a time as it is read: zero-filled whole first, all its
+  // pages would stand beside the target's copy before onReadBack could free any of that.
+  if (bytes.size() != size) {
+    bytes.clear();
+    bytes.reserve(size);
+  }
+  for (size_t done = 0; done < size; done += kChunk) {
+    const unsigned n = static_cast<unsigned>(std::min(kChunk, size - done));
+    if (bytes.size() < done + n) bytes.resize(done + n);
+    if (!debug(tlm::TLM_READ_COMMAND, r.base + done, bytes.data() + done, n)) {
+      bytes.resize(size);
+      return false;
+    }
+    if (onReadBack) onReadBack(job, r, done + n);
+  }
+  return true;
 }
 
 std::string HostDriver::readBack(const HostJob& job, const std::vector<size_t>& sizes, bool releasedOnly) {
@@ -160,13 +256,8 @@ std::string HostDriver::readBack(const HostJob& job, const std::vector<size_t>& 
     if (releasedOnly && !sizes[i]) continue;
     const auto& r = job.memory->regions()[i];
     std::vector<uint8_t>& bytes = job.memory->bytes(i);
-    if (sizes[i]) bytes.resize(sizes[i]);
-    if (bytes.empty()) continue;
-    if (!debug(tlm::TLM_READ_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size()))) {
-      if (bad.empty()) bad = r.name;
-      continue;  // every released buffer gets its size back
-    }
-    if (onReadBack) onReadBack(job, r);
+    const size_t size = sizes[i] ? sizes[i] : bytes.size();
+    if (!readBuffer(job, r, bytes, size) && bad.empty()) bad = r.name;  // every released buffer gets its size back
   }
   return bad;
 }

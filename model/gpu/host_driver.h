@@ -31,6 +31,14 @@ struct HostJob {
   // back: while the kernel runs, `memory`'s regions are empty. For large buffers (one copy in
   // host memory at a time, not two).
   bool releaseWhileRunning = false;
+  // With releaseWhileRunning: after this job (when it succeeds) the buffers stay in the target
+  // only, not read back; the next job places each by reading it from the target and writing it
+  // back a chunk at a time (the same bytes and cache effects as a read-back followed by placing,
+  // without the host's copy). For a job whose results nothing reads before the next job runs
+  // (a workload's launches prepared up front). Local-memory buffers are read back as before, and
+  // whatever is still kept is read back when the next job uses another memory, does not release
+  // its buffers, or there is none.
+  bool keepInTarget = false;
 };
 
 struct HostResult {
@@ -60,9 +68,12 @@ class HostDriver : public sc_core::sc_module {
   // Called before each launch, before the buffers are placed (for example to tell the GPU where
   // the job's buffers are).
   std::function<void(const HostJob&)> beforeLaunch;
-  // Called after each buffer is read back, with it (for example to free the target's copy once
-  // the last job is done).
-  std::function<void(const HostJob&, const isa::GlobalMemory::Region&)> onReadBack;
+  // Called as each buffer is read back, a chunk at a time (kChunk bytes), with the buffer and
+  // how many of its bytes are read so far, its size at the last call (for example to free the
+  // target's copy of what was read once the last job is done).
+  std::function<void(const HostJob&, const isa::GlobalMemory::Region&, size_t done)> onReadBack;
+
+  static constexpr size_t kChunk = size_t{1} << 20;  // bytes read or copied in one debug access
   // Called when every job is finished or one failed (for example to sc_stop()).
   std::function<void()> onFinished;
 
@@ -76,9 +87,23 @@ class HostDriver : public sc_core::sc_module {
   // Reads the buffers of `job` back into its memory (those released, with their size in
   // `sizes`, resized first), or only the released ones; the name of the first that failed, or "".
   std::string readBack(const HostJob& job, const std::vector<size_t>& sizes, bool releasedOnly);
+  // One buffer read back into `bytes` (made `size` long) a chunk at a time, onReadBack after each.
+  bool readBuffer(const HostJob& job, const isa::GlobalMemory::Region& r, std::vector<uint8_t>& bytes, size_t size);
+  // Places a buffer that is released once placed (releaseWhileRunning), handing its memory back
+  // as it goes; on failure the host's copy is whole again as far as it can be read back.
+  bool placeReleasing(uint64_t base, std::vector<uint8_t>& bytes);
+  // Buffer `r` (`size` bytes, kept in the target) read and written back where it is, a chunk at
+  // a time: what placing it after reading it back does.
+  bool copyInPlace(uint64_t base, size_t size);
+  // Reads back what keepInTarget left in the target; the name of the first that failed, or "".
+  std::string restoreKept();
 
   JobSource jobs_;
   HostResult result_;
+  // What keepInTarget left in the target: the job, and each of its memory's regions' size (0:
+  // not kept).
+  HostJob kept_;
+  std::vector<size_t> keptSizes_;
 };
 
 }  // namespace simtlm::gpu

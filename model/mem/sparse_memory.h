@@ -23,9 +23,10 @@ class SparseMemory {
   void write(std::uint64_t address, const unsigned char* src, std::uint64_t n);
   // The (allocated) page holding `address`.
   unsigned char* page(std::uint64_t address);
-  // Frees the pages lying wholly inside [address, address + n) (they read as zero again); a
-  // page only partly inside keeps its bytes. For when nothing will read the range any more (the
-  // host has read its buffers back after the last kernel): a DMI pointer to a freed page dangles.
+  // Frees the pages lying wholly inside [address, address + n) (they read as zero again, and the
+  // allocator hands them back to the system); a page only partly inside keeps its bytes. For
+  // when nothing will read the range any more (the host has read its buffers back after the
+  // last kernel): a DMI pointer to a freed page dangles.
   void release(std::uint64_t address, std::uint64_t n);
 
   // Whether the payload's command and address range are acceptable; the TLM status otherwise.
