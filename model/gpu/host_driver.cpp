@@ -127,20 +127,21 @@ HostResult HostDriver::runJob(const HostJob& job) {
   for (size_t i = 0; i < sizes.size(); ++i) {
     const auto& r = job.memory->regions()[i];
     std::vector<uint8_t>& bytes = job.memory->bytes(i);
-    if (i < kept.size() && kept[i]) {  // in the target since the previous job: placed from there
-      sizes[i] = kept[i];
-      if (copyInPlace(r.base, kept[i])) continue;
+    // On failure, what was released and what is still kept come back from the target.
+    auto cannotPlace = [&] {
       for (size_t j = i + 1; j < kept.size(); ++j) sizes[j] = kept[j];
       readBack(job, sizes, true);
       return fail("cannot place buffer '" + r.name + "' in memory");
+    };
+    if (i < kept.size() && kept[i]) {  // in the target since the previous job: placed from there
+      sizes[i] = kept[i];
+      if (copyInPlace(r.base, kept[i])) continue;
+      return cannotPlace();
     }
     if (bytes.empty()) continue;
     if (!(job.releaseWhileRunning ? placeReleasing(r.base, bytes)
-                                  : debug(tlm::TLM_WRITE_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size())))) {
-      for (size_t j = i + 1; j < kept.size(); ++j) sizes[j] = kept[j];
-      readBack(job, sizes, true);  // what was released comes back from the target
-      return fail("cannot place buffer '" + r.name + "' in memory");
-    }
+                                  : debug(tlm::TLM_WRITE_COMMAND, r.base, bytes.data(), static_cast<unsigned>(bytes.size()))))
+      return cannotPlace();
     if (!job.releaseWhileRunning) continue;
     sizes[i] = bytes.size();
     std::vector<uint8_t>().swap(bytes);
