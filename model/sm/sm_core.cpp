@@ -212,12 +212,15 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid, u
 bool SmCore::idle() const { return residentBlocks_ == 0; }
 
 bool SmCore::tick(uint64_t cycle) {  // (the steps of step(), called directly)
+  directTick_ = true;
   if (!beginCycle(cycle)) return false;
+  // (Results go to write-back's wheel directly, not through their channels; the commits are the
+  // LD/ST unit's answers channel's.)
   memoryAnswered_ = tickMemory(cycle);
-  commit();  // shared-memory results, for write-back
+  commit();
   writeback(cycle);
   dispatch(cycle);
-  commit();  // results, for the next cycle's write-back
+  commit();
   // Bank writes (which release the scoreboard) before issue: a dependant issues in the cycle
   // its operand is written and reads it the next (docs/timing-model.md, "Per-instruction cost").
   operandTick(cycle);
@@ -256,6 +259,7 @@ bool SmCore::beginCycle(uint64_t cycle) {
 }
 
 void SmCore::step(Step s) {
+  directTick_ = false;
   if (!stepping_) return;
   const uint64_t cycle = stepCycle_;
   switch (s) {
@@ -286,8 +290,8 @@ void SmCore::maybeSleep(uint64_t cycle) {
   if (!fetchAsleep_ || fetchVersion_ != stateVersion()) return;
   for (size_t s = 0; s < memo_.size(); ++s)
     if (!memo_[s].asleep || memo_[s].version != issueVersion(static_cast<int>(s), memo_[s].structural)) return;
-  uint64_t until = sentSinceTaken_;  // (results execute sent this cycle: still in their channel)
-  for (const InFlight& f : inFlight_) until = std::min(until, f.at);
+  // (results execute sent this cycle: still in their channel under step())
+  uint64_t until = std::min(sentSinceTaken_, results_.earliest());
   for (const auto& [i, id] : fetchList_) {  // (a fetch waiting for its fill wakes the SM with it)
     const Warp& w = warps_[static_cast<size_t>(i)];
     if (w.fetchInFlight && w.fetchId == id && w.fetchReadyAt != kNotYet) until = std::min(until, w.fetchReadyAt);
@@ -298,26 +302,21 @@ void SmCore::maybeSleep(uint64_t cycle) {
 }
 
 // Execute's results first (sent in earlier cycles), then the answers unit's (sent this cycle):
-// the order they were made in.
-void SmCore::takeResults() {
+// the order they were made in. Each for the cycle it is due, or this one if that has passed.
+void SmCore::takeResults(uint64_t cycle) {
   for (const ResultChannel& c : {executeResults_, answerResults_})
     for (int n = c.in->num_available(); n > 0; --n) {
-      inFlight_.emplace_back();
-      c.in->nb_read(inFlight_.back());
+      InFlight f;
+      c.in->nb_read(f);
+      results_.add(f, std::max(f.at, cycle), cycle);
     }
   sentSinceTaken_ = ~uint64_t{0};
 }
 
 void SmCore::writeback(uint64_t cycle) {
-  takeResults();
-  size_t keep = 0;
+  if (!directTick_) takeResults(cycle);
   retireCheck_.clear();
-  for (size_t i = 0; i < inFlight_.size(); ++i) {
-    if (inFlight_[i].at > cycle) {
-      inFlight_[keep++] = inFlight_[i];
-      continue;
-    }
-    const InFlight& f = inFlight_[i];
+  results_.take(cycle, [&](const InFlight& f) {
     blockResults_[static_cast<size_t>(warps_[static_cast<size_t>(f.slot)].block)]--;
     resultEvents_++;
     if (writebackLog_.should_log(spdlog::level::trace))
@@ -325,8 +324,7 @@ void SmCore::writeback(uint64_t cycle) {
                           isa::disassemble(f.instr, image_.kernel));
     resultReady(f.slot, f.instr, f.dest);
     if (blocksFinished_ > 0 && warps_[static_cast<size_t>(f.slot)].done) retireCheck_.push_back(warps_[static_cast<size_t>(f.slot)].block);
-  }
-  inFlight_.resize(keep);
+  });
   // A finished block may have been waiting for these results: its own are the only ones that
   // can have made it retirable (every other condition retires it where it changes). In block
   // order, as a walk over every block would.

@@ -224,13 +224,17 @@ class SmCore {
   std::vector<Block> blocks_;        // block slots
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   Scoreboard scoreboard_;
-  // Write-back's results not yet due (taken from the two result channels), and per block slot the
-  // results of its warps anywhere between execute or answers and their register write.
-  std::vector<InFlight> inFlight_;
+  // Write-back's results not yet due, and per block slot the results of its warps anywhere
+  // between execute or answers and their register write. Under tick() (the sequential
+  // scheduling) complete() puts them straight into results_, for the cycle write-back would take
+  // them from its channel (execute's: the next cycle; the answers unit's: this one), in the
+  // order it would; under step() they travel the two result channels and write-back takes them.
+  ResultWheel results_;
+  bool directTick_ = false;  // in tick(): results bypass the channels
   std::vector<int> blockResults_;
   uint64_t resultEvents_ = 0;               // results sent and written back (progress)
   uint64_t sentSinceTaken_ = ~uint64_t{0};  // earliest due of results in the channels (maybeSleep)
-  void takeResults();
+  void takeResults(uint64_t cycle);
   std::vector<int> retireCheck_;     // writeback(): blocks whose last results may have drained
   OperandStage ops_;                 // register map, operand collectors, bank arbitration
   std::vector<uint64_t> warpAge_;    // by slot: admission order (stall attribution)

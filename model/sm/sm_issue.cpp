@@ -327,10 +327,14 @@ void SmCore::execute(int slot, uint64_t cycle) {
 
 void SmCore::complete(int slot, const isa::Instr& in, uint64_t when, const ResultChannel& to) {
   scoreboard_.reserve(slot, in);
-  if (!to.out->nb_write(InFlight{when, slot, in, ops_.dest(slot, in)}))
-    throw std::logic_error("SmCore: a result channel to write-back is full");
   blockResults_[static_cast<size_t>(warps_[static_cast<size_t>(slot)].block)]++;
   resultEvents_++;
+  if (directTick_) {  // for the cycle write-back would take it from `to`
+    const uint64_t taken = to.out == executeResults_.out ? stepCycle_ + 1 : stepCycle_;
+    return results_.add(InFlight{when, slot, in, ops_.dest(slot, in)}, std::max(when, taken), taken);
+  }
+  if (!to.out->nb_write(InFlight{when, slot, in, ops_.dest(slot, in)}))
+    throw std::logic_error("SmCore: a result channel to write-back is full");
   sentSinceTaken_ = std::min(sentSinceTaken_, when);
 }
 
