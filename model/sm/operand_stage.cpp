@@ -29,14 +29,23 @@ OperandStage::OperandStage(const config::GpuConfig& cfg, const MechanismResource
     oc_.setRenamedFrom(regfile::PhysReg{poolBase_}, mechanism.regsConflictFree);
 }
 
-regfile::Sources OperandStage::sources(int slot, const isa::Instr& in) const {
-  const uint64_t renamed = renamedMask_[slot];
-  if (renamed == 0 || (regfile::sourceGprs(in) & renamed) == 0)
-    return regfile::physSources(map_, static_cast<uint32_t>(slot), in);
+// The physical registers of the named registers `gprs` (at most four): the warp's range, or
+// where a register is renamed to.
+regfile::Sources OperandStage::sources(int slot, uint64_t gprs) const {
   regfile::Sources s;
-  for (uint64_t bits = regfile::sourceGprs(in); bits != 0; bits &= bits - 1) {
+  if (gprs == 0) return s;
+  const uint64_t renamed = renamedMask_[slot];
+  const auto warp = static_cast<uint32_t>(slot);
+  const uint32_t base = map_.base(warp), length = map_.length(warp);
+  for (uint64_t bits = gprs; bits != 0; bits &= bits - 1) {
     const auto r = static_cast<uint8_t>(__builtin_ctzll(bits));
-    s.add(physOf(slot, r));
+    if (renamed >> r & 1u) {
+      s.add(physOf(slot, r));
+    } else if (r >= length || s.count == regfile::kMaxSources) {
+      s.add(map_.phys(warp, r));  // throws out_of_range past the range, length_error past 4
+    } else {
+      s.reg[s.count++] = regfile::PhysReg{base + r};  // (distinct named registers: distinct)
+    }
   }
   return s;
 }
@@ -59,12 +68,12 @@ void OperandStage::allocate(const std::vector<uint32_t>& slots, int numRegs) {
     throw std::logic_error("operand stage: admitted a block whose registers do not fit");
 }
 
-void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc,
-                          uint64_t cycle) {
-  regfile::Sources src = sources(slot, in);
+void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc, uint64_t cycle,
+                          uint64_t gprs, isa::Unit unit, bool memory) {
+  regfile::Sources src = sources(slot, gprs);
   if (mech_) mech_->collecting(slot, in, pc, exec, src);
   const uint64_t seq = issued_[slot];
-  const regfile::CollectorId id = oc_.accept(tagOf(slot, seq, isa::info(in.op).unit), src, cycle);
+  const regfile::CollectorId id = oc_.accept(tagOf(slot, seq, unit), src, cycle);
   issued_[slot]++;
   CollectedInstr& e = entries_[regfile::index(id)];
   e.slot = slot;
@@ -72,7 +81,7 @@ void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_
   e.exec = exec;
   e.pc = pc;
   e.seq = seq;
-  e.memory = regfile::accessesMemory(in.op);
+  e.memory = memory;
   inCollector_[slot]++;
   if (e.memory) memInCollector_[slot]++;
 }

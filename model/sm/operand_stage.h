@@ -71,7 +71,13 @@ class OperandStage {
   void setMechanism(SmMechanism* m) { mech_ = m; }
 
   bool canAccept() const { return oc_.canAccept(); }
-  void accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc, uint64_t cycle);
+  // `sources`: the named vector registers `in` reads (regfile::sourceGprs), `unit` its unit,
+  // `memory` whether it is a load, store or atomic (as decoded once by the caller).
+  void accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc, uint64_t cycle, uint64_t sources,
+              isa::Unit unit, bool memory);
+  void accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc, uint64_t cycle) {
+    accept(slot, in, exec, pc, cycle, regfile::sourceGprs(in), isa::info(in.op).unit, regfile::accessesMemory(in.op));
+  }
 
   // Offers each dispatchable instruction, oldest accepted first and each warp's in issue order,
   // to its execution unit: unitFree(isa::Unit, const CollectedInstr&) tells whether the unit
@@ -151,7 +157,7 @@ class OperandStage {
   static isa::Unit unitOf(regfile::OperandCollectors::Tag t) { return static_cast<isa::Unit>(t >> 16 & 3); }
   static uint64_t seqOf(regfile::OperandCollectors::Tag t) { return t >> 18; }
 
-  regfile::Sources sources(int slot, const isa::Instr& in) const;
+  regfile::Sources sources(int slot, uint64_t gprs) const;
 
   regfile::RegisterMap map_;
   regfile::OperandCollectors oc_;

@@ -26,6 +26,7 @@ class Scoreboard {
   void reserve(int warp, const isa::Instr& in) {
     pending_[warp] = pending_[warp] | regfile::writtenRegs(in);
   }
+  void reserve(int warp, const isa::RegSet& written) { pending_[warp] = pending_[warp] | written; }
   void release(int warp, const isa::Instr& in) {
     pending_[warp] = pending_[warp].minus(regfile::writtenRegs(in));
   }

@@ -144,9 +144,28 @@ SmCore::~SmCore() = default;
 void SmCore::startKernel(const KernelImage& image, uint64_t cycle) {
   image_ = image;
   kernelStart_ = cycle;
-  decodedRegs_.clear();
-  for (const isa::Instr& in : image.kernel->instrs)
-    decodedRegs_.emplace_back(isa::usesOf(in) | isa::writesOf(in), isa::writesOf(in));
+  decoded_.clear();
+  const int W = static_cast<int>(image.launch.warpSize);
+  for (const isa::Instr& in : image.kernel->instrs) {
+    const isa::OpInfo& oi = isa::info(in.op);
+    const int width = oi.unit == isa::Unit::Sp    ? cfg_.exec.simd_width
+                      : oi.unit == isa::Unit::Sfu ? cfg_.exec.sfu_width
+                      : oi.unit == isa::Unit::LdSt ? cfg_.exec.ldst_width : 32;
+    DecodedInstr d;
+    d.touched = isa::usesOf(in) | isa::writesOf(in);
+    d.written = isa::writesOf(in);
+    d.sources = regfile::sourceGprs(in);
+    d.occupancy = static_cast<uint64_t>((W + width - 1) / width);
+    d.latency = static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls)));
+    d.unit = oi.unit;
+    d.format = oi.format;
+    d.cls = oi.cls;
+    d.writesGpr = regfile::destGpr(in).has_value();
+    d.memory = regfile::accessesMemory(in.op);
+    d.global = isGlobal(oi);
+    d.waitsAs = dependenceCategory(in.op);
+    decoded_.push_back(d);
+  }
   restartMemory();
   if (mech_) mech_->kernelStarted();
   if (observer_) observer_->kernelStarted(id_, cycle);
@@ -154,10 +173,10 @@ void SmCore::startKernel(const KernelImage& image, uint64_t cycle) {
 
 IBufferEntry SmCore::decode(uint32_t pc) const {
   const size_t idx = isa::Kernel::indexOf(pc);
-  const auto& [touched, written] = decodedRegs_[idx];
+  const DecodedInstr& d = decoded_[idx];
   IBufferEntry e{pc, image_.kernel->instrs[idx]};
-  e.touched = touched;
-  e.written = written;
+  e.touched = d.touched;
+  e.written = d.written;
   return e;
 }
 
@@ -370,15 +389,9 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   const int slot = c.slot;
   Warp& w = warps_[slot];
   const isa::Instr& in = c.instr;
-  const isa::OpInfo& oi = isa::info(in.op);
-  auto& units = unitFreeAt_[static_cast<int>(oi.unit)];
-  const int width = oi.unit == isa::Unit::Sp ? cfg_.exec.simd_width
-                    : oi.unit == isa::Unit::Sfu ? cfg_.exec.sfu_width
-                    : oi.unit == isa::Unit::LdSt ? cfg_.exec.ldst_width : 32;
-  const int W = w.ctx->lanes();
-  ExecutePlan plan{c.exec, static_cast<uint64_t>((W + width - 1) / width),
-                   static_cast<uint64_t>(std::max(1, cfg_.exec.latencyOf(oi.cls))), regfile::sourceGprs(in),
-                   regfile::destGpr(in).has_value()};
+  const DecodedInstr& d = decodedAt(c.pc);
+  auto& units = unitFreeAt_[static_cast<int>(d.unit)];
+  ExecutePlan plan{c.exec, d.occupancy, d.latency, d.sources, d.writesGpr};
   if (mech_) mech_->planExecute(slot, in, c.pc, plan);
   *std::find_if(units.begin(), units.end(), [&](uint64_t t) { return t <= cycle; }) = cycle + plan.occupancy;
   const uint64_t done = cycle + plan.occupancy - 1 + plan.latency;
@@ -392,8 +405,8 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   else wakeForFetch(slot);
   collectorFrees_++;
   const int lanes = __builtin_popcount(plan.exec);
-  execWarps_[static_cast<size_t>(oi.cls)]++;
-  execLanes_[static_cast<size_t>(oi.cls)] += static_cast<uint64_t>(lanes);
+  execWarps_[static_cast<size_t>(d.cls)]++;
+  execLanes_[static_cast<size_t>(d.cls)] += static_cast<uint64_t>(lanes);
   if (lanes > 0) {
     const int groups = laneGroupsOf(plan.exec);
     readLaneGroups_ += static_cast<uint64_t>(__builtin_popcountll(plan.rfReads) * groups);
@@ -402,7 +415,7 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
   dispatchPc_ = c.pc;
   if (executeLog_.should_log(spdlog::level::trace)) traceExecute(slot, c, cycle, done);
   if (mech_) mech_->beforeExecute(slot, in, c.pc);
-  switch (oi.format) {
+  switch (d.format) {
     case isa::Format::Load: case isa::Format::Store: case isa::Format::Atomic: case isa::Format::AtomicCas:
       executeMemory(slot, in, plan.exec, cycle);
       break;

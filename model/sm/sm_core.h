@@ -216,10 +216,24 @@ class SmCore {
   void globalAnswered(const GlobalResponse& r, uint64_t cycle);
   frontend::ICache& icache_;
   KernelImage image_;
-  // Per instruction of the kernel, the registers it touches and writes (decoded once at
-  // startKernel, not at every fetch): an I-buffer entry of the instruction at `pc`.
-  std::vector<std::pair<isa::RegSet, isa::RegSet>> decodedRegs_;
-  IBufferEntry decode(uint32_t pc) const;
+  // Per instruction of the kernel, what the stages ask of it, decoded once at startKernel (not
+  // at every fetch, issue, accept, dispatch and register write).
+  struct DecodedInstr {
+    isa::RegSet touched, written;  // registers read or written / written (the I-buffer entry's)
+    uint64_t sources = 0;          // vector registers read from the banks (regfile::sourceGprs)
+    uint64_t occupancy = 1;        // cycles its unit is taken (warp size / the unit's width)
+    uint64_t latency = 1;          // exec.latency of its class (at least 1)
+    isa::Unit unit{};
+    isa::Format format{};
+    isa::OpClass cls{};
+    bool writesGpr = false;  // a vector register (regfile::destGpr)
+    bool memory = false;     // a load, store or atomic (regfile::accessesMemory)
+    bool global = false;     // a global access (isGlobal)
+    CpiCategory waitsAs{};   // what a dependant waiting for its result waits for (dependenceCategory)
+  };
+  std::vector<DecodedInstr> decoded_;
+  const DecodedInstr& decodedAt(uint32_t pc) const { return decoded_[isa::Kernel::indexOf(pc)]; }
+  IBufferEntry decode(uint32_t pc) const;  // an I-buffer entry of the instruction at `pc`
   std::vector<Warp> warps_;          // warp contexts (num_warps slots)
   std::vector<Block> blocks_;        // block slots
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
@@ -341,7 +355,7 @@ class SmCore {
   // Per warp slot, per register (r0..r63, then p0..p7): what a pending write of it waits for.
   std::vector<CpiCategory> waitsOn_;
   static constexpr int kWaitRegs = 72;
-  void noteWrites(int slot, const isa::Instr& in);
+  void noteWrites(int slot, const isa::RegSet& written, CpiCategory c);
   // An observer sees the stall of `slot` (-1 or NotLive: nothing to see). Out of line: the hot
   // path keeps only the null test.
   [[gnu::noinline]] void observeStall(int slot, Stall st, uint64_t cycle) const;

@@ -22,7 +22,7 @@ SmCore::Stall SmCore::issueStall(int slot) const {
   const IBufferEntry& e = w.ibuf.front();
   if (e.skip) return Stall::Dependence;  // a mechanism's skip waiting to take effect
   if (!scoreboard_.canIssue(slot, e.touched)) return Stall::Dependence;
-  if (isGlobal(isa::info(e.instr.op)) && !mem_.canAccept()) return Stall::Memory;
+  if (decodedAt(e.pc).global && !mem_.canAccept()) return Stall::Memory;
   // Barriers and fences wait for the warp's own memory instructions to complete, including
   // those still in an operand collector.
   if ((e.instr.op == isa::Op::BAR_SYNC || e.instr.op == isa::Op::MEMBAR) &&
@@ -148,9 +148,7 @@ CpiCategory SmCore::cpiOf(Stall st, int slot) const {
   }
 }
 
-void SmCore::noteWrites(int slot, const isa::Instr& in) {
-  const isa::RegSet w = regfile::writtenRegs(in);
-  const CpiCategory c = dependenceCategory(in.op);
+void SmCore::noteWrites(int slot, const isa::RegSet& w, CpiCategory c) {
   CpiCategory* row = &waitsOn_[static_cast<size_t>(slot) * kWaitRegs];
   for (uint64_t g = w.gpr; g; g &= g - 1) row[__builtin_ctzll(g)] = c;
   for (unsigned p = w.pred; p; p &= p - 1) row[64 + __builtin_ctz(p)] = c;
@@ -166,11 +164,11 @@ void SmCore::issueFrom(int s, int i, uint64_t cycle) {
   for (int k = 0; k < cfg_.issue.max_per_warp; ++k) {
     if (k > 0) {
       if (!fault_.empty() || stallOf(s, i) != Stall::None || w.ibuf.front().pc != w.pc) return;
-      const uint32_t unit = 1u << static_cast<int>(isa::info(w.ibuf.front().instr.op).unit);
+      const uint32_t unit = 1u << static_cast<int>(decodedAt(w.pc).unit);
       if (cfg_.issue.dual_issue_diff_units && (units & unit)) return;
       dualIssued_++;
     }
-    units |= 1u << static_cast<int>(isa::info(w.ibuf.front().instr.op).unit);
+    units |= 1u << static_cast<int>(decodedAt(w.pc).unit);
     execute(slot, cycle);
   }
 }
@@ -227,7 +225,7 @@ SmCore::Stall SmCore::restall(int slot) {
   if (!coupled_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.pc)
     dropStaleFront(slot);
   look_[static_cast<size_t>(slot)] =
-      !w.ibuf.empty() && isGlobal(isa::info(w.ibuf.front().instr.op)) ? kFrontGlobal : 0;
+      !w.ibuf.empty() && decodedAt(w.ibuf.front().pc).global ? kFrontGlobal : 0;
   return stallCache_[static_cast<size_t>(slot)] = issueStall(slot);
 }
 
@@ -271,6 +269,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
   const IBufferEntry e = w.ibuf.front();
   w.ibuf.pop();
   const isa::Instr& in = e.instr;
+  const DecodedInstr& d = decodedAt(e.pc);
   const uint32_t active = ctx.activeMask();
   const uint32_t exec = ctx.execMask(in);  // final: the guard is a scoreboarded source
   if (issueLog_.should_log(spdlog::level::trace)) traceIssue(slot, e, exec, cycle);
@@ -279,7 +278,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
   if (observer_) observer_->issued(id_, slot, e.pc, cycle);
 
   // A barrier takes effect at issue: the warp issues nothing more until its block is there.
-  if (isa::info(in.op).format == isa::Format::Barrier) {
+  if (d.format == isa::Format::Barrier) {
     if (exec != active || active != (ctx.liveMask() & ~ctx.exitedMask())) {
       setFault(slot, "bar.sync executed by a diverged warp or under a partly false predicate");
       return;
@@ -294,10 +293,10 @@ void SmCore::execute(int slot, uint64_t cycle) {
   // waits in an operand collector for its sources, then for its unit, and executes at
   // dispatch (executeDispatched). Control flow is resolved here, at issue.
   if (!e.written.empty()) {
-    scoreboard_.reserve(slot, in);
-    noteWrites(slot, in);
+    scoreboard_.reserve(slot, e.written);
+    noteWrites(slot, e.written, d.waitsAs);
   }
-  ops_.accept(slot, in, exec, e.pc, cycle);
+  ops_.accept(slot, in, exec, e.pc, cycle, d.sources, d.unit, d.memory);
   if (mech_) mech_->issuing(slot, e, exec);
   const bool diverged = advance(slot, in, exec, e.pc);
   // A control instruction resolved, or a redirect (which flushes below) dropped whatever blocked
