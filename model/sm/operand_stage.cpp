@@ -13,6 +13,7 @@ OperandStage::OperandStage(const config::GpuConfig& cfg, const MechanismResource
       oc_(cfg.regfile),
       poolBase_(map_.physRegs()),
       poolPerBlock_(mechanism.regsPerBlock),
+      ranges_(static_cast<size_t>(cfg.sm.num_warps)),
       renamedMask_(static_cast<size_t>(cfg.sm.num_warps), 0),
       renamedTo_(poolPerBlock_ > 0 ? static_cast<size_t>(cfg.sm.num_warps) * 64 : 0),
       entries_(static_cast<size_t>(cfg.regfile.collectors)),
@@ -36,7 +37,7 @@ regfile::Sources OperandStage::sources(int slot, uint64_t gprs) const {
   if (gprs == 0) return s;
   const uint64_t renamed = renamedMask_[slot];
   const auto warp = static_cast<uint32_t>(slot);
-  const uint32_t base = map_.base(warp), length = map_.length(warp);
+  const uint32_t base = ranges_[static_cast<size_t>(slot)].base, length = ranges_[static_cast<size_t>(slot)].length;
   for (uint64_t bits = gprs; bits != 0; bits &= bits - 1) {
     const auto r = static_cast<uint8_t>(__builtin_ctzll(bits));
     if (renamed >> r & 1u) {
@@ -50,12 +51,6 @@ regfile::Sources OperandStage::sources(int slot, uint64_t gprs) const {
   return s;
 }
 
-std::optional<regfile::PhysReg> OperandStage::dest(int slot, const isa::Instr& in) const {
-  const std::optional<uint8_t> d = regfile::destGpr(in);
-  if (d && (renamedMask_[slot] >> *d & 1u)) return renamedTo_[static_cast<size_t>(slot) * 64 + *d];
-  return regfile::physDest(map_, static_cast<uint32_t>(slot), in);
-}
-
 void OperandStage::registerStats(stats::Registry& r, const std::string& smPrefix) {
   oc_.registerStats(stats::Group(r, smPrefix + ".regfile"));
   map_.registerStats(stats::Group(r, smPrefix + ".regmap"));
@@ -66,6 +61,7 @@ void OperandStage::registerStats(stats::Registry& r, const std::string& smPrefix
 void OperandStage::allocate(const std::vector<uint32_t>& slots, int numRegs) {
   if (!map_.allocateBlock(slots, static_cast<uint32_t>(numRegs)))
     throw std::logic_error("operand stage: admitted a block whose registers do not fit");
+  for (uint32_t w : slots) ranges_[w] = {map_.base(w), map_.length(w)};
 }
 
 void OperandStage::accept(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc, uint64_t cycle,

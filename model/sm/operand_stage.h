@@ -65,6 +65,7 @@ class OperandStage {
   void allocate(const std::vector<uint32_t>& slots, int numRegs);  // throws if they do not fit
   void release(int slot) {
     map_.free(static_cast<uint32_t>(slot));
+    ranges_[static_cast<size_t>(slot)] = {};
     renamedMask_[slot] = 0;
   }
   // The mechanism whose operand-bypass hooks the stage calls (null: none).
@@ -89,7 +90,14 @@ class OperandStage {
   // The physical register the result of `in` goes to, resolved when the instruction's
   // semantics write it (a rename in between must not move a write already made), or
   // nothing for predicates only.
-  std::optional<regfile::PhysReg> dest(int slot, const isa::Instr& in) const;
+  std::optional<regfile::PhysReg> dest(int slot, const isa::Instr& in) const {
+    const std::optional<uint8_t> d = regfile::destGpr(in);
+    if (!d) return std::nullopt;
+    if (renamedMask_[slot] >> *d & 1u) return renamedTo_[static_cast<size_t>(slot) * 64 + *d];
+    const Range& r = ranges_[static_cast<size_t>(slot)];
+    if (*d < r.length) return regfile::PhysReg{r.base + *d};
+    return map_.phys(static_cast<uint32_t>(slot), *d);  // (throws: past the warp's range)
+  }
   // The result of `in` is ready: queues the bank write of `dest` (from dest()). Returns false
   // (nothing queued) when it writes no vector register.
   // Returns false (nothing queued) when it writes no vector register, or the mechanism keeps the
@@ -168,6 +176,12 @@ class OperandStage {
   int laneGroupsPerWarp_ = 1;
   uint32_t poolBase_ = 0;  // the first of the mechanism's registers, past the map's registers
   int poolPerBlock_ = 0;
+  // By warp slot, its range in the register map (map_.base, map_.length: kept here, where the
+  // operand look-ups of every accept and result find them without a call).
+  struct Range {
+    uint32_t base = 0, length = 0;
+  };
+  std::vector<Range> ranges_;
   std::vector<uint64_t> renamedMask_;            // by warp slot: named registers renamed
   std::vector<regfile::PhysReg> renamedTo_;      // by slot * 64 + named register
   std::vector<CollectedInstr> entries_;    // by collector

@@ -437,6 +437,7 @@ void SmCore::executeDispatched(const CollectedInstr& c, uint64_t cycle) {
 int SmCore::laneGroupsOf(uint32_t exec) const {
   const int g = cfg_.regfile.lane_group;
   if (g >= 32) return exec != 0;
+  if (exec == ~0u) return (32 + g - 1) / g;  // (every group has a lane)
   const uint32_t groupMask = (uint32_t{1} << g) - 1;
   int n = 0;
   for (int lane = 0; lane < 32; lane += g) n += (exec >> lane & groupMask) != 0;

@@ -313,8 +313,8 @@ class SmCore {
     look_[static_cast<size_t>(slot)] |= kWoken;
     const size_t S = partVersion_.size(), i = static_cast<size_t>(slot) / S;
     const size_t at = (static_cast<size_t>(slot) % S) * static_cast<size_t>(candidateWords_) + i / 64;
-    setBit(candidates_[at], static_cast<int>(i % 64), true);
-    setBit(fixups_[at], static_cast<int>(i % 64), true);
+    candidates_[at] |= uint64_t{1} << (i % 64);
+    if (coupled_) fixups_[at] |= uint64_t{1} << (i % 64);
   }
   // Per warp slot, a bit for the fetch scan: woken since it was last found unable to fetch
   // (by the SM, or by a mechanism through SmContext::wake).

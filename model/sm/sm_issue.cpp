@@ -321,7 +321,7 @@ void SmCore::execute(int slot, uint64_t cycle) {
     if (observer_) observer_->warpExited(id_, slot, cycle);
   }
   if (w.atBarrier || w.done) releaseBarrier(b);
-  retireBlock(b);
+  if (b.warpsDone == static_cast<int>(b.warps.size())) retireBlock(b);  // (nothing to retire before)
 }
 
 void SmCore::complete(int slot, const isa::Instr& in, uint64_t when, const ResultChannel& to) {
