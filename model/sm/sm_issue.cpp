@@ -86,8 +86,15 @@ void SmCore::issue(uint64_t cycle) {
       if (st == Stall::None) pick = i;
     };
     if (prio.first >= 0) look(prio.first);
-    if (pick < 0) {
-      const uint64_t* cand = &candidates_[static_cast<size_t>(s * candidateWords_)];
+    const uint64_t* cand = &candidates_[static_cast<size_t>(s * candidateWords_)];
+    // One candidate word with at most one candidate besides `first` (the common case): it needs
+    // no ordering.
+    const uint64_t rest = candidateWords_ > 1 ? ~uint64_t{0}
+                          : prio.first >= 0  ? cand[0] & ~(uint64_t{1} << prio.first)
+                                             : cand[0];
+    if (pick < 0 && !(rest & (rest - 1))) {
+      if (rest) look(__builtin_ctzll(rest));
+    } else if (pick < 0) {
       std::fill(byPosition_.begin(), byPosition_.end(), 0);
       for (int wd = 0; wd < candidateWords_; ++wd)
         for (uint64_t bits = cand[wd]; bits; bits &= bits - 1) {
