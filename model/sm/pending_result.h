@@ -5,8 +5,10 @@
 //   answers -> writeback   shared-memory loads and atomics, written when the shared-memory unit
 //                          answers; taken in the same cycle (write-back runs after answers).
 // Write-back takes the first channel's before the second's, which keeps them in the order they
-// were made. Under the sequential scheduling they are pipeline registers committed after each
-// step; under sm.scheduling=systemc, sc_fifo channels of the SM's module.
+// were made. Under sm.scheduling=systemc they are sc_fifo channels of the SM's module. Under the
+// sequential scheduling (SmCore::tick) the results skip them: they go straight into write-back's
+// ResultWheel for the cycle write-back would have taken them, in the same order (the channels,
+// pipeline registers then, stay empty).
 #pragma once
 
 #include <cstdint>
