@@ -82,11 +82,16 @@ Gpu::Gpu(sc_module_name name, const config::GpuConfig& cfg, stats::Registry& sta
 Gpu::~Gpu() = default;
 
 void Gpu::before_end_of_elaboration() {
-  for (auto& sm : sms_) {
-    if (!sm->bound())
-      sm->to_memory.bind(sm_bus_.from_sms);  // AT, answered within the call: no delta cycle
-    else if (cfg_.tlm.mode == config::TlmMode::Lt)
-      sm->setMode(mem::MemPort::Mode::LooselyTimed);
+  for (size_t i = 0; i < sms_.size(); ++i) {
+    sm::SmModule& sm = *sms_[i];
+    if (!sm.bound()) {
+      sm.to_memory.bind(sm_bus_.from_sms);  // AT, answered within the call: no delta cycle
+      // The SM's port and the bus would only hand each request on to downstream_ and each
+      // answer back within the call, costing no time: the gate sends there directly.
+      gate_.reroute(static_cast<int>(i), downstream_);
+    } else if (cfg_.tlm.mode == config::TlmMode::Lt) {
+      sm.setMode(mem::MemPort::Mode::LooselyTimed);
+    }
   }
 }
 

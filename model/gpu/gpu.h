@@ -92,7 +92,8 @@ class Gpu : public sc_core::sc_module {
   }
 
  private:
-  void before_end_of_elaboration() override;  // binds the SM sockets left unbound to sm_bus_
+  void before_end_of_elaboration() override;  // binds the SM sockets left unbound to sm_bus_ (and
+                                              // routes those SMs' requests to downstream_)
   void build();    // the SM-side units in their power-on state
   void release();  // drops the last kernel's memory traffic and rebuilds the SM-side units
   void softReset();
@@ -119,7 +120,7 @@ class Gpu : public sc_core::sc_module {
   bool cycleOpen_ = false;  // a systemc cycle began on the current engine_ and has not ended
   bool answersToDrain_ = false;  // since release(): the LD/ST answer fifos may hold a released kernel's
   std::vector<std::unique_ptr<sm::SmModule>> sms_;
-  MemoryGate gate_;  // the SM-side units of SM i reach sms_[i] through gate_.route(i)
+  MemoryGate gate_;  // the SM-side units of SM i reach sms_[i] (or downstream_) through gate_.route(i)
   LdStFactory ldstFactory_;  // empty: GlobalMemoryAdapter
   sm::SchedulerFactory schedulerFactory_;  // empty: issue.policy
   std::vector<std::unique_ptr<sm::GlobalMemoryPort>> adapters_;

@@ -119,13 +119,13 @@ void MemoryGate::Route::read(std::uint64_t address, unsigned size, Done done) {
   const std::uint32_t slot = take(std::move(done), size);
   if (gate_.inCycle_)
     return held.requests.push_back({HeldRequest::Kind::Read, false, isa::Op{}, slot, address, size, 0});
-  down_.read(address, size, gated(slot));
+  down_->read(address, size, gated(slot));
 }
 
 void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
                               const unsigned char* byte_enable, unsigned size, Done done) {
   const std::uint32_t slot = take(std::move(done), 0);
-  if (!gate_.inCycle_) return down_.write(address, data, byte_enable, size, gated(slot));
+  if (!gate_.inCycle_) return down_->write(address, data, byte_enable, size, gated(slot));
   const std::size_t at = held.bytes.size();
   held.bytes.insert(held.bytes.end(), data, data + size);
   if (byte_enable) held.bytes.insert(held.bytes.end(), byte_enable, byte_enable + size);
@@ -134,19 +134,19 @@ void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
 
 void MemoryGate::Route::atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) {
   const std::uint32_t slot = take(std::move(done), 4 * ops.count);
-  if (!gate_.inCycle_) return down_.atomic(address, op, ops, gated(slot));
+  if (!gate_.inCycle_) return down_->atomic(address, op, ops, gated(slot));
   held.ops.push_back(ops);
   held.requests.push_back({HeldRequest::Kind::Atomic, false, op, slot, address, 0, held.ops.size() - 1});
 }
 
 void MemoryGate::Route::send(const HeldRequest& r, const Held& from) {
   switch (r.kind) {
-    case HeldRequest::Kind::Read: return down_.read(r.address, r.size, gated(r.slot));
+    case HeldRequest::Kind::Read: return down_->read(r.address, r.size, gated(r.slot));
     case HeldRequest::Kind::Write: {
       const unsigned char* data = from.bytes.data() + r.at;
-      return down_.write(r.address, data, r.enable ? data + r.size : nullptr, r.size, gated(r.slot));
+      return down_->write(r.address, data, r.enable ? data + r.size : nullptr, r.size, gated(r.slot));
     }
-    case HeldRequest::Kind::Atomic: return down_.atomic(r.address, r.op, from.ops[r.at], gated(r.slot));
+    case HeldRequest::Kind::Atomic: return down_->atomic(r.address, r.op, from.ops[r.at], gated(r.slot));
   }
 }
 

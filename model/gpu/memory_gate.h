@@ -38,6 +38,8 @@ class MemoryGate : public sm::MemoryActivity {
   explicit MemoryGate(const std::vector<mem::Downstream*>& downs);
   // What SM i's units send their requests to.
   mem::Downstream& route(int sm) { return *routes_.at(static_cast<size_t>(sm)); }
+  // SM i's requests go to `down` from now on instead (before the simulation starts).
+  void reroute(int sm, mem::Downstream& down) { routes_.at(static_cast<size_t>(sm))->reroute(down); }
   // Answers to the requests made so far are dropped from now on, held ones included; held
   // requests are dropped unsent.
   void dropAnswers();
@@ -78,7 +80,8 @@ class MemoryGate : public sm::MemoryActivity {
   };
   class Route : public mem::Downstream {
    public:
-    Route(MemoryGate& gate, mem::Downstream& down) : gate_(gate), down_(down) {}
+    Route(MemoryGate& gate, mem::Downstream& down) : gate_(gate), down_(&down) {}
+    void reroute(mem::Downstream& down) { down_ = &down; }
     void read(std::uint64_t address, unsigned size, Done done) override;
     void write(std::uint64_t address, const unsigned char* data, const unsigned char* byte_enable,
                unsigned size, Done done) override;
@@ -96,7 +99,7 @@ class MemoryGate : public sm::MemoryActivity {
     std::uint32_t take(Done done, unsigned bytes);  // a request is owed from now on: its slot
     Done gated(std::uint32_t slot);                  // what the request's answer calls
     MemoryGate& gate_;
-    mem::Downstream& down_;
+    mem::Downstream* down_;
   };
   struct HeldAnswer {
     std::uint32_t generation;

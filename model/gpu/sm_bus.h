@@ -4,6 +4,9 @@
 // the call that brings it, and each answer back to its SM within the call that brings the answer,
 // so that the requests reach the GPU's `to_memory` socket in the order and at the time the SMs
 // make them, as if the SMs called the GPU's port directly.
+// The GPU's memory gate does just that for an SM whose socket is bound here (Gpu::
+// before_end_of_elaboration: MemoryGate::reroute), so in a GPU the bus carries no traffic; it stays
+// the sockets' binding, and the path for a socket used on its own.
 //
 // AT only (the SM ports always speak AT to it): BEGIN_REQ is answered TLM_UPDATED(END_REQ) at once;
 // BEGIN_RESP follows on the backward path with no delay, its status TLM_OK_RESPONSE or

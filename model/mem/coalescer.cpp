@@ -43,11 +43,16 @@ void Coalescer::coalesce(const std::uint64_t* address, std::uint32_t mask, unsig
   // The transaction of the segment used last: neighbouring lanes mostly share a segment.
   std::size_t t = 0;
   std::uint64_t current = ~std::uint64_t{0};  // (never a segment's address)
+  // Above every segment in `out` (lanes in address order, the usual case): a new one, no search.
+  std::uint64_t above = 0;
   // Lane l's bytes [b, e) of segment s.
   const auto add = [&](unsigned l, std::uint64_t s, std::uint32_t b, std::uint32_t e) {
     if (s != current) {
-      for (t = 0; t < out.size() && out[t].address != s;) ++t;
+      t = out.size();
+      if (s < above)
+        for (t = 0; t < out.size() && out[t].address != s;) ++t;
       if (t == out.size()) {
+        above = std::max(above, s + 1);
         out.push_back(MemTransaction{s, 0, b, e, 0, false});
         seen[t] = 0;
       }

@@ -170,4 +170,25 @@ TEST(MemoryGate, HeldWritesKeepTheirBytesAndAtomicsTheirAnswers) {
   EXPECT_EQ(old, (std::vector<unsigned char>{7, 0, 0, 0, 8, 0, 0, 0}));
 }
 
+// An SM whose socket only hands requests on (the GPU's own sm_bus) is rerouted to where they end
+// up: its requests, held ones included, and their answers take the new way; the other SM's not.
+TEST(MemoryGate, ReroutedSmSendsToItsNewDownstream) {
+  Rig r;
+  HeldMemory direct;
+  r.gate.reroute(0, direct);
+  r.gate.beginCycle();
+  r.gate.route(0).read(0x100, 4, r.note("A"));
+  r.gate.route(1).read(0x200, 4, r.note("B"));
+  r.gate.endCycle();
+  EXPECT_EQ(direct.dones.size(), 1u);
+  EXPECT_EQ(r.sm0.dones.size(), 0u);
+  EXPECT_EQ(r.sm1.dones.size(), 1u);
+  const unsigned char word[4] = {1, 2, 3, 4};
+  direct.dones[0](word, true);
+  r.gate.beginCycle();
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"A"}));
+  EXPECT_EQ(r.gate.outstanding(), 1u);
+  r.gate.endCycle();
+}
+
 }  // namespace
