@@ -196,15 +196,17 @@ void OperandCollectors::CollectorSet::forEachFrom(uint32_t from, Visit&& visit) 
 template <class Visit, class Take>
 int OperandCollectors::dispatchReady(uint64_t cycle, Visit&& visit, Take&& take) {
   int taken = 0;
-  // In order; a taken collector leaves the queue at once (its tail moves down in one block copy:
-  // most entries are refused and stay, so copying them one by one each cycle cost more).
-  for (size_t k = 0; k < readyOrder_.size();) {
-    const Queued& q = readyOrder_[k];
-    if (q.readyAt <= cycle) {
-      const Offer o = visit(q.ready);
+  // In order; the entries that stay move down over the taken ones as the walk passes them
+  // (most cycles take none and move nothing; an erase per take moved the whole tail). visit
+  // and take do not touch readyOrder_, so the walk may hold its pointers across them.
+  Queued* const begin = readyOrder_.data();
+  Queued* const end = begin + readyOrder_.size();
+  Queued* kept = begin;
+  for (Queued* q = begin; q != end; ++q) {
+    if (q->readyAt <= cycle) {
+      const Offer o = visit(q->ready);
       if (o == Offer::Take) {
-        const Ready r = q.ready;
-        readyOrder_.erase(readyOrder_.begin() + static_cast<std::ptrdiff_t>(k));
+        const Ready r = q->ready;
         release(index(r.id), cycle);
         ++taken;
         take(r);
@@ -212,8 +214,10 @@ int OperandCollectors::dispatchReady(uint64_t cycle, Visit&& visit, Take&& take)
       }
       if (o == Offer::Refuse) ++c_.dispatchStalls;
     }
-    ++k;
+    if (taken != 0) *kept = *q;
+    ++kept;
   }
+  if (taken != 0) readyOrder_.resize(static_cast<size_t>(kept - begin));
   return taken;
 }
 
