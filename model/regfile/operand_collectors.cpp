@@ -23,7 +23,7 @@ OperandCollectors::OperandCollectors(const config::GpuConfig::RegFile& cfg, Bank
     throw std::invalid_argument("operand collectors: banks, bank_ports, collectors and "
                                 "collector_ports must be at least 1");
   for (uint32_t i = 0; i < collectors_.size(); ++i) free_.set(i);
-  readyOrder_.reserve(collectors_.size());
+  readyOrder_.reserve(2 * collectors_.size());
   readyOut_.reserve(collectors_.size());
 }
 
@@ -63,8 +63,14 @@ void OperandCollectors::becomeReady(uint32_t i, uint64_t readyAt) {
   c_.readCycles += readyAt - 1 - col.acceptCycle;
   // After every older ready instruction; searched from the back, where younger instructions
   // (the usual case) go.
+  // The gap the walks left at the front goes once it is as long as the queue can be.
+  if (readyHead_ >= collectors_.size() || readyHead_ == readyOrder_.size()) {
+    readyOrder_.erase(readyOrder_.begin(), readyOrder_.begin() + static_cast<std::ptrdiff_t>(readyHead_));
+    readyHead_ = 0;
+  }
   auto pos = readyOrder_.end();
-  while (pos != readyOrder_.begin() && (pos - 1)->seq > col.seq) --pos;
+  const auto head = readyOrder_.begin() + static_cast<std::ptrdiff_t>(readyHead_);
+  while (pos != head && (pos - 1)->seq > col.seq) --pos;
   readyOrder_.insert(pos, Queued{{CollectorId{i}, col.tag}, col.seq, readyAt});
 }
 
@@ -156,8 +162,8 @@ bool OperandCollectors::readOperands(Collector& col) {
 
 const std::vector<OperandCollectors::Ready>& OperandCollectors::readyToDispatch(uint64_t cycle) {
   readyOut_.clear();
-  for (const Queued& q : readyOrder_)
-    if (q.readyAt <= cycle) readyOut_.push_back(q.ready);
+  for (size_t k = readyHead_; k < readyOrder_.size(); ++k)
+    if (readyOrder_[k].readyAt <= cycle) readyOut_.push_back(readyOrder_[k].ready);
   return readyOut_;
 }
 
@@ -173,7 +179,7 @@ bool OperandCollectors::dispatch(CollectorId id, uint64_t cycle, bool unitFree) 
     return false;
   }
   release(i, cycle);
-  readyOrder_.erase(std::find_if(readyOrder_.begin(), readyOrder_.end(),
+  readyOrder_.erase(std::find_if(readyOrder_.begin() + static_cast<std::ptrdiff_t>(readyHead_), readyOrder_.end(),
                                  [i](const Queued& q) { return index(q.ready.id) == i; }));
   return true;
 }

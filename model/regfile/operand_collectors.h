@@ -53,8 +53,8 @@ class OperandCollectors {
   // An instruction with every operand read, dispatchable in `cycle` or earlier, is still in its
   // collector: after this cycle's dispatch, its unit (or in-order dispatch) held it back.
   bool waitingForUnit(uint64_t cycle) const {
-    for (const Queued& q : readyOrder_)
-      if (q.readyAt <= cycle) return true;
+    for (size_t k = readyHead_; k < readyOrder_.size(); ++k)
+      if (readyOrder_[k].readyAt <= cycle) return true;
     return false;
   }
 
@@ -175,7 +175,10 @@ class OperandCollectors {
     Ready ready;
     uint64_t seq, readyAt;
   };
+  // The queue is readyOrder_[readyHead_..]: a walk's takes leave their gap at the front (the
+  // entries kept before a taken one move up over it: takes are mostly of the oldest entries).
   std::vector<Queued> readyOrder_;
+  size_t readyHead_ = 0;
   std::vector<Ready> readyOut_;
   std::vector<std::pair<uint64_t, size_t>> ranked_;  // dispatchReadyRanked: (rank, readyOrder_ index)
   std::vector<size_t> takenAt_;
@@ -196,31 +199,34 @@ void OperandCollectors::CollectorSet::forEachFrom(uint32_t from, Visit&& visit) 
 template <class Visit, class Take>
 int OperandCollectors::dispatchReady(uint64_t cycle, Visit&& visit, Take&& take) {
   int taken = 0;
-  // In order; a taken collector leaves the queue at once (its tail moves down in one block copy:
-  // most entries are refused and stay, so copying them one by one each cycle cost more).
-  for (size_t k = 0; k < readyOrder_.size();) {
-    const Queued& q = readyOrder_[k];
-    if (q.readyAt <= cycle) {
-      const Offer o = visit(q.ready);
-      if (o == Offer::Take) {
-        const Ready r = q.ready;
-        readyOrder_.erase(readyOrder_.begin() + static_cast<std::ptrdiff_t>(k));
-        release(index(r.id), cycle);
-        ++taken;
-        take(r);
-        continue;
-      }
-      if (o == Offer::Refuse) ++c_.dispatchStalls;
+  // In order; a taken entry is covered by the entries kept before it, moved up one (an erase
+  // moved the whole tail: takes are mostly near the front). visit and take do not touch
+  // readyOrder_, so the walk may hold its pointers across them.
+  Queued* const base = readyOrder_.data();
+  Queued* const end = base + readyOrder_.size();
+  Queued* first = base + readyHead_;  // the first entry kept
+  for (Queued* q = first; q != end; ++q) {
+    if (q->readyAt > cycle) continue;
+    const Offer o = visit(q->ready);
+    if (o == Offer::Take) {
+      const Ready r = q->ready;
+      std::copy_backward(first, q, q + 1);
+      ++first;
+      release(index(r.id), cycle);
+      ++taken;
+      take(r);
+    } else if (o == Offer::Refuse) {
+      ++c_.dispatchStalls;
     }
-    ++k;
   }
+  readyHead_ = static_cast<size_t>(first - base);
   return taken;
 }
 
 template <class Rank, class Visit, class Take>
 int OperandCollectors::dispatchReadyRanked(uint64_t cycle, Rank&& rank, Visit&& visit, Take&& take) {
   ranked_.clear();
-  for (size_t k = 0; k < readyOrder_.size(); ++k)
+  for (size_t k = readyHead_; k < readyOrder_.size(); ++k)
     if (readyOrder_[k].readyAt <= cycle) ranked_.push_back({rank(readyOrder_[k].ready.tag), k});
   std::sort(ranked_.begin(), ranked_.end());  // (rank, age order): no two alike, so no stable sort needed
   takenAt_.clear();
