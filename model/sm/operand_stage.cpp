@@ -36,17 +36,13 @@ regfile::Sources OperandStage::sources(int slot, uint64_t gprs) const {
   regfile::Sources s;
   if (gprs == 0) return s;
   const uint64_t renamed = renamedMask_[slot];
-  const auto warp = static_cast<uint32_t>(slot);
-  const uint32_t base = ranges_[static_cast<size_t>(slot)].base, length = ranges_[static_cast<size_t>(slot)].length;
   for (uint64_t bits = gprs; bits != 0; bits &= bits - 1) {
     const auto r = static_cast<uint8_t>(__builtin_ctzll(bits));
-    if (renamed >> r & 1u) {
-      s.add(physOf(slot, r));
-    } else if (r >= length || s.count == regfile::kMaxSources) {
-      s.add(map_.phys(warp, r));  // throws out_of_range past the range, length_error past 4
-    } else {
-      s.reg[s.count++] = regfile::PhysReg{base + r};  // (distinct named registers: distinct)
-    }
+    const regfile::PhysReg p = physOf(slot, r);
+    // Distinct named registers in the warp's range are distinct physical registers: no search
+    // for a duplicate (renamed ones may share one; add() also throws past kMaxSources).
+    if ((renamed >> r & 1u) || s.count == regfile::kMaxSources) s.add(p);
+    else s.reg[s.count++] = p;
   }
   return s;
 }

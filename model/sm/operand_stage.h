@@ -93,10 +93,7 @@ class OperandStage {
   std::optional<regfile::PhysReg> dest(int slot, const isa::Instr& in) const {
     const std::optional<uint8_t> d = regfile::destGpr(in);
     if (!d) return std::nullopt;
-    if (renamedMask_[slot] >> *d & 1u) return renamedTo_[static_cast<size_t>(slot) * 64 + *d];
-    const Range& r = ranges_[static_cast<size_t>(slot)];
-    if (*d < r.length) return regfile::PhysReg{r.base + *d};
-    return map_.phys(static_cast<uint32_t>(slot), *d);  // (throws: past the warp's range)
+    return physOf(slot, *d);
   }
   // The result of `in` is ready: queues the bank write of `dest` (from dest()). Returns false
   // (nothing queued) when it writes no vector register.
@@ -109,8 +106,10 @@ class OperandStage {
   void writeBack(int slot, uint8_t r);
   // The physical register the warp's named register r is read from and written to now.
   regfile::PhysReg physOf(int slot, uint8_t r) const {
-    return renamedMask_[slot] >> r & 1u ? renamedTo_[static_cast<size_t>(slot) * 64 + r]
-                                         : map_.phys(static_cast<uint32_t>(slot), r);
+    if (renamedMask_[slot] >> r & 1u) return renamedTo_[static_cast<size_t>(slot) * 64 + r];
+    const Range& range = ranges_[static_cast<size_t>(slot)];
+    if (r < range.length) return regfile::PhysReg{range.base + r};
+    return map_.phys(static_cast<uint32_t>(slot), r);  // (throws: past the warp's range)
   }
 
   // One cycle of bank arbitration (do not call while idle(): it would do nothing). Returns the
