@@ -129,14 +129,16 @@ GridEngine::State GridEngine::tick() {
 }
 
 inline bool GridEngine::tickSm(size_t i, bool blocksToHandOut, uint64_t& gated) {
-  if (sms_[i]->idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut) {
+  SmCore& sm = *sms_[i];
+  if (sm.idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut) {
     gated++;
     return false;
   }
   bool progress = icaches_[i]->tick(cycle_);  // fills answered before this cycle's fetch
   ports_[i]->tick(cycle_);
   if (!updates_[i]->empty()) updates_[i]->commit();  // the LD/ST unit's responses, for the SM's answers step
-  progress = sms_[i]->tick(cycle_) || progress;
+  if (sm.restsIn(cycle_)) return progress;  // (its counts wait for SmCore::settle)
+  progress = sm.tick(cycle_) || progress;
   if (!updates_[i]->empty()) updates_[i]->commit();  // what the answers step read frees room, as in sc_fifo
   return progress;
 }
@@ -225,7 +227,7 @@ void GridEngine::step(size_t i, Unit u) {
       if (!updates_[i]->empty()) updates_[i]->commit();
       break;
     case Unit::Answers:
-      if (sm.beginCycle(cycle_)) sm.step(SmCore::Step::Answers);
+      if (!sm.restsIn(cycle_) && sm.beginCycle(cycle_)) sm.step(SmCore::Step::Answers);
       if (!updates_[i]->empty()) updates_[i]->commit();
       break;
     case Unit::Fetch:
@@ -247,6 +249,7 @@ GridEngine::State GridEngine::endCycle() {
       cycle_++;
       totalCycles_++;
       fail("kernel '" + image_.kernel->name + "': " + sm->fault());
+      settle();
       return state_;
     }
   bool progress = progress_;
@@ -265,7 +268,12 @@ GridEngine::State GridEngine::endCycle() {
   } else if (cycle_ - lastProgress_ > static_cast<uint64_t>(cfg_.watchdog.cycles)) {
     fail(stuckReport());
   }
+  if (state_ != State::Running) settle();  // the grid's statistics are read now
   return state_;
+}
+
+void GridEngine::settle() {
+  for (auto& sm : sms_) sm->settle(cycle_);
 }
 
 const char* GridEngine::unitName(Unit u) {

@@ -102,6 +102,11 @@ class GridEngine {
   void step(size_t sm, Unit u);
   State endCycle();
 
+  // Brings every SM's statistics up to the cycles run so far: an SM at rest is not ticked
+  // (SmCore::restsIn), and counts its rest in bulk when it wakes or is settled. The engine settles
+  // when a grid ends; whoever reads the statistics while a grid runs settles first.
+  void settle();
+
   State state() const { return state_; }
   uint64_t cycles() const { return cycle_ - startCycle_; }  // core cycles of the current / last grid
   // The engine's clock: it runs on across grids, so that a unit's timestamps (a bank busy until
