@@ -53,6 +53,7 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
     smLogs_.push_back(&log::get("gpu.sm" + std::to_string(i)));
   }
   clocked_.assign(sms_.size(), 0);
+  parked_.assign(sms_.size(), 0);
   retired_.assign(sms_.size(), 0);
   for (size_t i = 0; i < sms_.size(); ++i)  // read, for the instruction limit, where the SM counts
     for (const auto& e : stats.entries())
@@ -100,6 +101,7 @@ std::string GridEngine::start(const KernelImage& image) {
     return "a block of kernel '" + image.kernel->name + "' needs more resources than an SM has: " + shortfall();
   }
   totalBlocks_ = blocksLeft_ = image_.launch.grid.count();
+  std::fill(parked_.begin(), parked_.end(), 0);
   nextBlock_ = 0;
   lastPlaced_ = sms_.empty() ? 0 : sms_.size() - 1;  // (block 0 goes to SM 0)
   startCycle_ = lastProgress_ = cycle_;
@@ -129,8 +131,13 @@ GridEngine::State GridEngine::tick() {
 }
 
 inline bool GridEngine::tickSm(size_t i, bool blocksToHandOut, uint64_t& gated) {
+  if (parked_[i]) {
+    gated++;
+    return false;
+  }
   SmCore& sm = *sms_[i];
   if (sm.idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut) {
+    parked_[i] = 1;  // (no block left to hand out: gated to the grid's end)
     gated++;
     return false;
   }

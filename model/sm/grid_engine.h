@@ -153,6 +153,9 @@ class GridEngine {
   uint64_t memoryAnswers_ = 0;  // memory_->answers() when last looked at
   uint64_t totalCycles_ = 0, kernels_ = 0;
   std::vector<char> clocked_;  // per SM: ticked this cycle (beginCycle)
+  // Per SM: gated with no block left to hand out, so until the grid ends (tick() looks no further:
+  // nothing comes to an SM without blocks, its LD/ST unit and I-cache idle).
+  std::vector<char> parked_;
   bool alternate_ = false;      // alternateSmOrder()
   size_t lastPlaced_ = 0;       // breadth-first placement: the SM that received the last block
   std::vector<uint8_t> placedThisCycle_;
