@@ -294,6 +294,7 @@ bool Gpu::afterCycle(sm::GridEngine::State st) {
   lastCycles_ = engine_->cycles();
   regs.setCycles(lastCycles_);
   const bool ended = st == sm::GridEngine::State::Done || st == sm::GridEngine::State::Faulted;
+  if (!cycleObservers_.empty()) engine_->settle();  // (they may read the SMs' statistics)
   for (const auto& observe : cycleObservers_) observe(lastCycles_, ended);
   if (st == sm::GridEngine::State::Done) return finish(model::ErrorCode::None, ""), false;
   if (st == sm::GridEngine::State::Faulted) return finish(model::ErrorCode::KernelFault, engine_->error()), false;

@@ -53,6 +53,7 @@ GridEngine::GridEngine(const config::GpuConfig& cfg, const std::vector<GlobalMem
     smLogs_.push_back(&log::get("gpu.sm" + std::to_string(i)));
   }
   clocked_.assign(sms_.size(), 0);
+  parked_.assign(sms_.size(), 0);
   retired_.assign(sms_.size(), 0);
   for (size_t i = 0; i < sms_.size(); ++i)  // read, for the instruction limit, where the SM counts
     for (const auto& e : stats.entries())
@@ -100,6 +101,7 @@ std::string GridEngine::start(const KernelImage& image) {
     return "a block of kernel '" + image.kernel->name + "' needs more resources than an SM has: " + shortfall();
   }
   totalBlocks_ = blocksLeft_ = image_.launch.grid.count();
+  std::fill(parked_.begin(), parked_.end(), 0);
   nextBlock_ = 0;
   lastPlaced_ = sms_.empty() ? 0 : sms_.size() - 1;  // (block 0 goes to SM 0)
   startCycle_ = lastProgress_ = cycle_;
@@ -129,14 +131,21 @@ GridEngine::State GridEngine::tick() {
 }
 
 inline bool GridEngine::tickSm(size_t i, bool blocksToHandOut, uint64_t& gated) {
-  if (sms_[i]->idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut) {
+  if (parked_[i]) {
+    gated++;
+    return false;
+  }
+  SmCore& sm = *sms_[i];
+  if (sm.idle() && ports_[i]->idle() && icaches_[i]->idle() && !blocksToHandOut) {
+    parked_[i] = 1;  // (no block left to hand out: gated to the grid's end)
     gated++;
     return false;
   }
   bool progress = icaches_[i]->tick(cycle_);  // fills answered before this cycle's fetch
   ports_[i]->tick(cycle_);
   if (!updates_[i]->empty()) updates_[i]->commit();  // the LD/ST unit's responses, for the SM's answers step
-  progress = sms_[i]->tick(cycle_) || progress;
+  if (sm.restsIn(cycle_)) return progress;  // (its counts wait for SmCore::settle)
+  progress = sm.tick(cycle_) || progress;
   if (!updates_[i]->empty()) updates_[i]->commit();  // what the answers step read frees room, as in sc_fifo
   return progress;
 }
@@ -225,7 +234,7 @@ void GridEngine::step(size_t i, Unit u) {
       if (!updates_[i]->empty()) updates_[i]->commit();
       break;
     case Unit::Answers:
-      if (sm.beginCycle(cycle_)) sm.step(SmCore::Step::Answers);
+      if (!sm.restsIn(cycle_) && sm.beginCycle(cycle_)) sm.step(SmCore::Step::Answers);
       if (!updates_[i]->empty()) updates_[i]->commit();
       break;
     case Unit::Fetch:
@@ -247,6 +256,7 @@ GridEngine::State GridEngine::endCycle() {
       cycle_++;
       totalCycles_++;
       fail("kernel '" + image_.kernel->name + "': " + sm->fault());
+      settle();
       return state_;
     }
   bool progress = progress_;
@@ -265,7 +275,12 @@ GridEngine::State GridEngine::endCycle() {
   } else if (cycle_ - lastProgress_ > static_cast<uint64_t>(cfg_.watchdog.cycles)) {
     fail(stuckReport());
   }
+  if (state_ != State::Running) settle();  // the grid's statistics are read now
   return state_;
+}
+
+void GridEngine::settle() {
+  for (auto& sm : sms_) sm->settle(cycle_);
 }
 
 const char* GridEngine::unitName(Unit u) {

@@ -102,6 +102,11 @@ class GridEngine {
   void step(size_t sm, Unit u);
   State endCycle();
 
+  // Brings every SM's statistics up to the cycles run so far: an SM at rest is not ticked
+  // (SmCore::restsIn), and counts its rest in bulk when it wakes or is settled. The engine settles
+  // when a grid ends; whoever reads the statistics while a grid runs settles first.
+  void settle();
+
   State state() const { return state_; }
   uint64_t cycles() const { return cycle_ - startCycle_; }  // core cycles of the current / last grid
   // The engine's clock: it runs on across grids, so that a unit's timestamps (a bank busy until
@@ -148,6 +153,9 @@ class GridEngine {
   uint64_t memoryAnswers_ = 0;  // memory_->answers() when last looked at
   uint64_t totalCycles_ = 0, kernels_ = 0;
   std::vector<char> clocked_;  // per SM: ticked this cycle (beginCycle)
+  // Per SM: gated with no block left to hand out, so until the grid ends (tick() looks no further:
+  // nothing comes to an SM without blocks, its LD/ST unit and I-cache idle).
+  std::vector<char> parked_;
   bool alternate_ = false;      // alternateSmOrder()
   size_t lastPlaced_ = 0;       // breadth-first placement: the SM that received the last block
   std::vector<uint8_t> placedThisCycle_;

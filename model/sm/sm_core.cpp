@@ -228,8 +228,6 @@ void SmCore::admit(uint32_t blockLinear, const std::array<uint32_t, 3>& ctaid, u
   usedRegs_ += numWarps * static_cast<int>(W) * k.numRegs + mechanismRegs();
 }
 
-bool SmCore::idle() const { return residentBlocks_ == 0; }
-
 bool SmCore::tick(uint64_t cycle) {  // (the steps of step(), called directly)
   directTick_ = true;
   if (!beginCycle(cycle)) return false;
@@ -252,6 +250,7 @@ bool SmCore::tick(uint64_t cycle) {  // (the steps of step(), called directly)
 }
 
 bool SmCore::beginCycle(uint64_t cycle) {
+  settle(cycle);  // (the rest cycles before this one come first, before a fault stops the counting)
   stepping_ = false;
   cycleNow_ = cycle;
   if (answers_.num_available() > 0) takeAnswers(cycle);  // before anything else looks at the warps
@@ -301,6 +300,16 @@ bool SmCore::endCycle() {
   stepping_ = false;
   maybeSleep(stepCycle_);
   return memoryAnswered_ || warpInstrs_ + fetched_ + opEvents_ != progressBefore_ || resultEvents_ != resultEventsBefore_;
+}
+
+// What beginCycle() would have counted in each cycle restsIn() let pass, from restFrom_ to
+// `cycle` (not included): the scheduler stalls stay those of the cycle the SM fell asleep in.
+void SmCore::countRest(uint64_t cycle) {
+  const uint64_t n = cycle - restFrom_;
+  restFrom_ = kNoRest;
+  cycles_ += n;
+  activeCycles_ += n;
+  for (const SchedulerMemo& m : memo_) countStall(m.stall, m.cpi, n);
 }
 
 void SmCore::maybeSleep(uint64_t cycle) {

@@ -95,7 +95,23 @@ class SmCore {
   bool beginCycle(uint64_t cycle);
   void step(Step s);
   bool endCycle();
-  bool idle() const;  // no resident blocks
+  bool idle() const { return residentBlocks_ == 0; }  // no resident blocks
+  // Whether the SM's I-cache, LD/ST unit and answers left it at rest (maybeSleep) in `cycle`:
+  // asleep, and nothing answered, filled, admitted or woke it. Such a cycle needs no tick; what
+  // it would count (the cycle, each scheduler's stall) is counted in bulk by settle(), which
+  // the next beginCycle() calls. Not with an observer (it sees every cycle's stalls).
+  bool restsIn(uint64_t cycle) {
+    if (cycle >= sleepUntil_ || observer_ || idle() || !fault_.empty() || answers_.num_available() > 0 ||
+        sleepKey() != sleepKey_)
+      return false;
+    if (restFrom_ == kNoRest) restFrom_ = cycle;
+    return true;
+  }
+  // Counts the cycles restsIn() let pass, up to (not including) `cycle`: before anyone reads
+  // the SM's counters (GridEngine::settle).
+  void settle(uint64_t cycle) {
+    if (restFrom_ != kNoRest) countRest(cycle);
+  }
 
   std::function<void(uint32_t blockLinear)> onBlockDone;
   // An observer of the pipeline (sm_observer.h; null: none), also the mechanism's (SmContext).
@@ -348,7 +364,7 @@ class SmCore {
     if (coupled_) return stateVersion();
     return partVersion_[static_cast<size_t>(scheduler)] + globalVersion_ + (structural ? collectorFrees_ : 0);
   }
-  void countStall(Stall first, CpiCategory cpi);
+  void countStall(Stall first, CpiCategory cpi, uint64_t n = 1);  // n scheduler cycles
   // The CPI category of a scheduler cycle in which nothing issued and `slot` (the oldest live
   // warp, or -1) had stall `st` (docs/timing-model.md, "CPI stacks").
   CpiCategory cpiOf(Stall st, int slot) const;
@@ -372,6 +388,10 @@ class SmCore {
     return k;
   }
   void maybeSleep(uint64_t cycle);
+  // The first cycle of the rest restsIn() let pass and settle() has not counted yet.
+  static constexpr uint64_t kNoRest = ~uint64_t{0};
+  uint64_t restFrom_ = kNoRest;
+  void countRest(uint64_t cycle);
   // The cycle the steps run in (beginCycle .. endCycle), and what endCycle() compares with.
   bool stepping_ = false, memoryAnswered_ = false;
   uint64_t stepCycle_ = 0, progressBefore_ = 0, resultEventsBefore_ = 0;

@@ -236,17 +236,17 @@ SmCore::Stall SmCore::restall(int slot) {
   return stallCache_[static_cast<size_t>(slot)] = issueStall(slot);
 }
 
-void SmCore::countStall(Stall first, CpiCategory cpi) {
-  stallNoReady_++;
-  cpi_[static_cast<int>(cpi)]++;
+void SmCore::countStall(Stall first, CpiCategory cpi, uint64_t n) {
+  stallNoReady_ += n;
+  cpi_[static_cast<int>(cpi)] += n;
   switch (first) {
-    case Stall::Barrier: stallBarrier_++; break;
-    case Stall::EmptyIBuffer: stallEmpty_++; break;
-    case Stall::Dependence: stallDependence_++; break;
-    case Stall::Memory: stallMemory_++; break;
-    case Stall::Structural: stallStructural_++; break;
-    case Stall::Sync: stallSync_++; break;
-    default: stallIdle_++; break;
+    case Stall::Barrier: stallBarrier_ += n; break;
+    case Stall::EmptyIBuffer: stallEmpty_ += n; break;
+    case Stall::Dependence: stallDependence_ += n; break;
+    case Stall::Memory: stallMemory_ += n; break;
+    case Stall::Structural: stallStructural_ += n; break;
+    case Stall::Sync: stallSync_ += n; break;
+    default: stallIdle_ += n; break;
   }
 }
 
