@@ -231,9 +231,11 @@ SmCore::Stall SmCore::restall(int slot) {
   Warp& w = warps_[slot];
   if (!coupled_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.pc)
     dropStaleFront(slot);
-  look_[static_cast<size_t>(slot)] =
-      !w.ibuf.empty() && decodedAt(w.ibuf.front().pc).global ? kFrontGlobal : 0;
-  return stallCache_[static_cast<size_t>(slot)] = issueStall(slot);
+  const Stall st = issueStall(slot);
+  // (A mechanism's hold may end with time alone: the next look asks again.)
+  look_[static_cast<size_t>(slot)] = static_cast<uint8_t>(
+      (!w.ibuf.empty() && decodedAt(w.ibuf.front().pc).global ? kFrontGlobal : 0) | (st == Stall::Sync ? kWoken : 0));
+  return stallCache_[static_cast<size_t>(slot)] = st;
 }
 
 void SmCore::countStall(Stall first, CpiCategory cpi) {
