@@ -116,9 +116,10 @@ class SmCore {
   void issue(uint64_t cycle);
   void fetch(uint64_t cycle);
   bool tryFetch(int slot, uint64_t cycle);
-  // Why a warp cannot issue this cycle (None: it can); docs/statistics.md.
+  // Why a warp cannot issue this cycle (None: it can); docs/statistics.md. A mechanism's hold
+  // (Sync) marks the warp woken (look_): the next look asks again. Called by restall() alone.
   enum class Stall : uint8_t { None, NotLive, Barrier, EmptyIBuffer, Dependence, Memory, Structural, Sync };
-  Stall issueStall(int slot) const;
+  Stall issueStall(int slot);
   // issueStall(), looked at again only when it can have changed: the warp was woken, or its
   // stall ends without an event of its own (a free collector or memory port; a ready warp another
   // scheduler's issue may have made structurally stalled; a mechanism's synchronization). A
@@ -137,7 +138,7 @@ class SmCore {
   }
   Stall restall(int slot);
   // The stall of a warp that was not woken since restall(), without a mechanism or with one that
-  // wakes the warps it changes (a hold, Sync, is asked again: restall marks it woken): only the
+  // wakes the warps it changes (a hold, Sync, is asked again: issueStall marks it woken): only the
   // memory port and the operand collectors can have changed, and only a warp that got past
   // every other check (None, Structural, or Memory) depends on them.
   Stall portStall(uint8_t look, Stall cached) const {

@@ -13,11 +13,14 @@ namespace simtlm::sm {
 
 // The checks in this order; the first that fails is the warp's stall reason. Execution units
 // are not checked here: an instruction waits for its unit in its operand collector.
-SmCore::Stall SmCore::issueStall(int slot) const {
+SmCore::Stall SmCore::issueStall(int slot) {
   const Warp& w = warps_[static_cast<size_t>(slot)];
   if (!w.active || w.done) return Stall::NotLive;
   if (w.atBarrier) return Stall::Barrier;
-  if (mech_ && mech_->holdsIssue(slot)) return Stall::Sync;
+  if (mech_ && mech_->holdsIssue(slot)) {
+    look_[static_cast<size_t>(slot)] |= kWoken;  // (a hold may end with time alone: the next look asks again)
+    return Stall::Sync;
+  }
   if (w.ibuf.empty()) return Stall::EmptyIBuffer;
   const IBufferEntry& e = w.ibuf.front();
   if (e.skip) return Stall::Dependence;  // a mechanism's skip waiting to take effect
@@ -231,11 +234,9 @@ SmCore::Stall SmCore::restall(int slot) {
   Warp& w = warps_[slot];
   if (!coupled_ && w.active && !w.done && !w.ibuf.empty() && w.ibuf.front().pc != w.pc)
     dropStaleFront(slot);
-  const Stall st = issueStall(slot);
-  // (A mechanism's hold may end with time alone: the next look asks again.)
-  look_[static_cast<size_t>(slot)] = static_cast<uint8_t>(
-      (!w.ibuf.empty() && decodedAt(w.ibuf.front().pc).global ? kFrontGlobal : 0) | (st == Stall::Sync ? kWoken : 0));
-  return stallCache_[static_cast<size_t>(slot)] = st;
+  look_[static_cast<size_t>(slot)] =
+      !w.ibuf.empty() && decodedAt(w.ibuf.front().pc).global ? kFrontGlobal : 0;
+  return stallCache_[static_cast<size_t>(slot)] = issueStall(slot);
 }
 
 void SmCore::countStall(Stall first, CpiCategory cpi) {
