@@ -4,7 +4,10 @@ namespace simtlm::mechanisms {
 
 CompositeMechanism::CompositeMechanism(std::vector<std::unique_ptr<sm::SmMechanism>> parts)
     : parts_(std::move(parts)) {
-  for (const auto& p : parts_) couples_ = couples_ || p->couplesWarps();
+  for (const auto& p : parts_) {
+    couples_ = couples_ || p->couplesWarps();
+    wakes_ = wakes_ && p->wakesOnIssueChanges();
+  }
 }
 
 void CompositeMechanism::kernelStarted() {

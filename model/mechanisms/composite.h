@@ -9,6 +9,7 @@
 //   - retireSkips: each in list order (only the one that delivers skips, the fetch probe's
 //     exclusive user, finds any);
 //   - holdsFetch, holdsIssue, fetchStopsAfter, couplesWarps: true when any mechanism says so;
+//   - wakesOnIssueChanges: true when every mechanism says so;
 //   - collecting, remapped: each in list order; holdsResult: true when any mechanism keeps the
 //     result (only the operand bypass's exclusive user does);
 //   - compactAddress: the first mechanism in list order that describes the addresses;
@@ -56,12 +57,14 @@ class CompositeMechanism final : public sm::SmMechanism {
   void woken(int slot) override;
   std::string describeWarp(int slot) const override;
   bool couplesWarps() const override { return couples_; }
+  bool wakesOnIssueChanges() const override { return wakes_; }
 
   size_t size() const { return parts_.size(); }
 
  private:
   std::vector<std::unique_ptr<sm::SmMechanism>> parts_;
   bool couples_ = false;  // fixed for the SM's life (the SM asks once)
+  bool wakes_ = true;     // the same
 };
 
 }  // namespace simtlm::mechanisms

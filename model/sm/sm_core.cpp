@@ -119,6 +119,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
   if (mechanism.attach) mech_ = mechanism.attach(ctx_, stats);
   ops_.setMechanism(mech_.get());
   coupled_ = mech_ && mech_->couplesWarps();
+  restallAlways_ = mech_ && !mech_->wakesOnIssueChanges();
   recheck_ = 1u << static_cast<int>(Stall::None) | 1u << static_cast<int>(Stall::Structural) |
              1u << static_cast<int>(Stall::Memory) | 1u << static_cast<int>(Stall::Sync);
   initMemory(stats);  // the shared-memory unit (sm_memory.cpp)

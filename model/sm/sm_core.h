@@ -132,13 +132,15 @@ class SmCore {
   void issue(uint64_t cycle);
   void fetch(uint64_t cycle);
   bool tryFetch(int slot, uint64_t cycle);
-  // Why a warp cannot issue this cycle (None: it can); docs/statistics.md.
+  // Why a warp cannot issue this cycle (None: it can); docs/statistics.md. A mechanism's hold
+  // (Sync) marks the warp woken (look_): the next look asks again. Called by restall() alone.
   enum class Stall : uint8_t { None, NotLive, Barrier, EmptyIBuffer, Dependence, Memory, Structural, Sync };
-  Stall issueStall(int slot) const;
+  Stall issueStall(int slot);
   // issueStall(), looked at again only when it can have changed: the warp was woken, or its
   // stall ends without an event of its own (a free collector or memory port; a ready warp another
   // scheduler's issue may have made structurally stalled; a mechanism's synchronization). A
-  // mechanism wakes the warps whose stall it changes (SmContext::wake).
+  // mechanism wakes the warps whose stall it changes (SmContext::wake); one that does not say
+  // it wakes them for every change (SmMechanism::wakesOnIssueChanges) is asked at every look.
   // Warp i of scheduler s (slot i * schedulers + s).
   Stall stallOf(int s, int i) {
     const int slot = i * static_cast<int>(partVersion_.size()) + s;
@@ -146,12 +148,13 @@ class SmCore {
     Stall& cached = stallCache_[static_cast<size_t>(slot)];
     if (!(word >> (i % 64) & 1u)) return cached;
     const uint8_t look = look_[static_cast<size_t>(slot)];
-    const Stall st = (look & kWoken) || mech_ ? restall(slot) : (cached = portStall(look, cached));
+    const Stall st = (look & kWoken) || restallAlways_ ? restall(slot) : (cached = portStall(look, cached));
     setBit(word, i % 64, recheck_ >> static_cast<int>(st) & 1u);  // (restall may have woken it: its answer decides)
     return st;
   }
   Stall restall(int slot);
-  // The stall of a warp that was not woken since restall(), without a mechanism: only the
+  // The stall of a warp that was not woken since restall(), without a mechanism or with one that
+  // wakes the warps it changes (a hold, Sync, is asked again: issueStall marks it woken): only the
   // memory port and the operand collectors can have changed, and only a warp that got past
   // every other check (None, Structural, or Memory) depends on them.
   Stall portStall(uint8_t look, Stall cached) const {
@@ -207,6 +210,7 @@ class SmCore {
   // The attached mechanism (sm_mechanism.h; null for baseline) and what it sees of the SM.
   std::unique_ptr<SmMechanism> mech_;
   bool coupled_ = false;  // mech_->couplesWarps()
+  bool restallAlways_ = false;  // a mechanism that does not wake the warps it changes (stallOf)
   int mechanismRegs() const { return mech_ ? mech_->regsPerBlock() : 0; }  // per block, this kernel
 
   const int id_;

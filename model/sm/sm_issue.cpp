@@ -13,11 +13,14 @@ namespace simtlm::sm {
 
 // The checks in this order; the first that fails is the warp's stall reason. Execution units
 // are not checked here: an instruction waits for its unit in its operand collector.
-SmCore::Stall SmCore::issueStall(int slot) const {
+SmCore::Stall SmCore::issueStall(int slot) {
   const Warp& w = warps_[static_cast<size_t>(slot)];
   if (!w.active || w.done) return Stall::NotLive;
   if (w.atBarrier) return Stall::Barrier;
-  if (mech_ && mech_->holdsIssue(slot)) return Stall::Sync;
+  if (mech_ && mech_->holdsIssue(slot)) {
+    look_[static_cast<size_t>(slot)] |= kWoken;  // (a hold may end with time alone: the next look asks again)
+    return Stall::Sync;
+  }
   if (w.ibuf.empty()) return Stall::EmptyIBuffer;
   const IBufferEntry& e = w.ibuf.front();
   if (e.skip) return Stall::Dependence;  // a mechanism's skip waiting to take effect

@@ -184,6 +184,12 @@ class SmMechanism {
   // partitions: the SM then looks at every warp again after any event, and fixes stale
   // I-buffer fronts of every warp before scheduling.
   virtual bool couplesWarps() const { return false; }
+  // Whether the mechanism wakes (SmContext::wake) every warp whose issue checks it changes
+  // outside the warp's own events: the warp's I-buffer or PC, a register it holds pending, the
+  // start of a holdsIssue hold. The issue stage then keeps a warp's stall between its wake-ups,
+  // as it does without a mechanism, and asks again every time only about a hold (its end may
+  // come with time alone). Otherwise it asks the whole issue check at every look at a warp.
+  virtual bool wakesOnIssueChanges() const { return false; }
 };
 
 // The mechanism an SM runs, as the layer that builds the SMs hands it in (model/gpu, or a

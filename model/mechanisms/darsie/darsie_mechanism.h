@@ -52,6 +52,9 @@ class DarsieMechanism final : public sm::SmMechanism {
   std::string describeWarp(int slot) const override;
   // Skips, branch barriers and the rename pool couple the warps of a block across schedulers.
   bool couplesWarps() const override { return true; }
+  // Every change of a warp's issue checks wakes it: skips delivered, retired or turned back, a
+  // branch barrier's release, leaving the majority path (its copy hold), early-skip holds.
+  bool wakesOnIssueChanges() const override { return true; }
 
  private:
   void registerStats(stats::Registry& r);

@@ -65,11 +65,18 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
       uint64_t range = ~uint64_t{0};
       if (wd * 64 < lo) range <<= lo - wd * 64;
       if (hi - wd * 64 < 64) range &= (uint64_t{1} << (hi - wd * 64)) - 1;
+      // The word's masks as they stand: only a probe changes other warps' bits (it wakes warps,
+      // bumps the epoch), so they are read again after one; a visit changes its own warp's bits
+      // alone, and that warp is passed.
+      uint64_t cand, waiting, bits, parked;
+      auto read = [&] {
+        cand = W.cand & range;
+        waiting = cand & W.parkedWb;
+        bits = cand & ~waiting;
+        parked = W.parked;
+      };
+      read();
       for (;;) {
-        // (Bits are read again at every step: a probe may make a later warp a candidate.)
-        const uint64_t cand = W.cand & range;
-        const uint64_t waiting = cand & W.parkedWb;
-        const uint64_t bits = cand & ~waiting;
         // The warps waiting for LeaderWB before the next one to visit wait again: counted as a
         // run (a probe that bumps the epoch makes the later ones candidates again).
         if (waiting) {
@@ -78,12 +85,15 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
         }
         if (!bits) break;
         const unsigned b = static_cast<unsigned>(__builtin_ctzll(bits));
-        range &= ~((uint64_t{2} << b) - 1);
+        const uint64_t passed = (uint64_t{2} << b) - 1;  // (b = 63: every bit)
+        range &= ~passed;
+        bits &= ~passed;
+        waiting &= ~passed;
         const unsigned slot = wd * 64 + b;
         const uint64_t m = uint64_t{1} << b;
         DarsieWarp& dw = dws[slot];
         sm::WarpSlot& w = warps[slot];
-        if (W.parked & m) {
+        if (parked & m) {
           // Nothing of the warp's own changed since its wait (its events unpark it): it still
           // must decide, and only the table can have ended the wait.
           if (dw.parkKind != DarsieWarp::Park::Port && dw.parkEpoch == watch.epoch) {
@@ -130,7 +140,7 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
         }
         if (!port(w.fetchPc)) {
           // It must decide, and will until it is woken or changed: next time only its port.
-          if (!(W.parked & m)) park(static_cast<int>(slot), DarsieWarp::Park::Port, w.fetchPc);
+          if (!(parked & m)) park(static_cast<int>(slot), DarsieWarp::Park::Port, w.fetchPc);
           continue;
         }
         W.parked &= ~m;
@@ -144,7 +154,10 @@ void DarsieMechanism::beforeFetch(uint64_t cycle) {
             sm_.report(sm::MechanismEvent::WaitCycle, kFollowerWait, static_cast<int>(slot));
             park(static_cast<int>(slot), DarsieWarp::Park::LeaderWB, w.fetchPc, dw.parkEntry);
             break;
-          case Wait::None: probe(static_cast<int>(slot), skips); break;
+          case Wait::None:
+            probe(static_cast<int>(slot), skips);
+            read();
+            break;
         }
       }
     }
