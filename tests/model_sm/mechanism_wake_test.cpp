@@ -90,7 +90,7 @@ struct HoldRun {
 
 constexpr uint64_t kFrom = 20, kUntil = 35;
 
-void run(HoldRun& r, HoldKind kind, bool declares) {
+void run(HoldRun& r, HoldKind kind, bool declares, uint64_t from = kFrom, uint64_t until = kUntil) {
   const isa::Kernel k = isa::assemble(kernelText(), "hold.s");
   config::GpuConfig cfg;
   cfg.gpu.num_sms = 1;
@@ -98,8 +98,8 @@ void run(HoldRun& r, HoldKind kind, bool declares) {
   l.block = {32, 1, 1};
   isa::GlobalMemory mem;
   sm::MechanismFactory f;
-  f.attach = [&r, kind, declares](sm::SmContext& sm, stats::Registry&) {
-    return std::make_unique<WindowHold>(sm, kind, declares, kFrom, kUntil, r.rec);
+  f.attach = [&r, kind, declares, from, until](sm::SmContext& sm, stats::Registry&) {
+    return std::make_unique<WindowHold>(sm, kind, declares, from, until, r.rec);
   };
   const sm::GridResult g = sm::runGrid(cfg, f, k, l, mem, r.reg, 10, 0);
   ASSERT_EQ(g.error, "");
@@ -109,17 +109,8 @@ void run(HoldRun& r, HoldKind kind, bool declares) {
 // Without the hold the warp issues through [kFrom, kUntil): the window is inside its run.
 TEST(MechanismWake, TheWindowFallsInsideTheWarpsRun) {
   HoldRun free;
-  const isa::Kernel k = isa::assemble(kernelText(), "hold.s");
-  config::GpuConfig cfg;
-  cfg.gpu.num_sms = 1;
-  isa::LaunchConfig l;
-  l.block = {32, 1, 1};
-  isa::GlobalMemory mem;
-  sm::MechanismFactory f;
-  f.attach = [&free](sm::SmContext& sm, stats::Registry&) {
-    return std::make_unique<WindowHold>(sm, HoldKind::Unannounced, false, 0, 0, free.rec);
-  };
-  ASSERT_EQ(sm::runGrid(cfg, f, k, l, mem, free.reg, 10, 0).error, "");
+  run(free, HoldKind::Unannounced, false, 0, 0);  // (an empty window: no hold)
+  ASSERT_FALSE(HasFatalFailure());
   ASSERT_EQ(free.rec.issues.size(), 26u);
   EXPECT_LT(free.rec.issues.front(), kFrom);
   EXPECT_GT(free.rec.issues.back(), kFrom);
