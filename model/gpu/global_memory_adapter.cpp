@@ -58,13 +58,10 @@ GlobalMemoryAdapter::GlobalMemoryAdapter(mem::Downstream& down, const config::Gp
 void GlobalMemoryAdapter::startKernel(uint64_t cycle) {
   now_ = 0;
   kernelStart_ = cycle;
+  acceptVersion_++;
   // Idle: a kernel that faulted had its adapters rebuilt (Gpu::release).
   if (l1_.idle()) l1_.reset();
   if (constCache_.idle()) constCache_.reset();
-}
-
-bool GlobalMemoryAdapter::canAccept() const {
-  return coalescer_.canAccept() && static_cast<int>(accesses_.live()) < maxOutstanding_;
 }
 
 uint64_t GlobalMemoryAdapter::newAccess() {
@@ -261,6 +258,10 @@ void GlobalMemoryAdapter::tick(uint64_t cycle) {
       log_.trace("cycle {}: access {} answered{}", cycle - kernelStart_, r.id, r.error.empty() ? "" : ": " + r.error);
     if (!responses_ || !responses_->nb_write(r))
       throw std::logic_error("GlobalMemoryAdapter: the SM's response channel is unbound or full");
+  }
+  if (refusalSeen_ && accepting()) {
+    refusalSeen_ = false;
+    acceptVersion_++;
   }
 }
 

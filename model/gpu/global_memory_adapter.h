@@ -49,7 +49,12 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   // cycle count starts again.
   void startKernel(uint64_t cycle) override;
   void bind(sc_core::sc_fifo_out_if<sm::GlobalResponse>& responses) override { responses_ = &responses; }
-  bool canAccept() const override;
+  bool canAccept() const override {
+    if (accepting()) return true;
+    refusalSeen_ = true;
+    return false;
+  }
+  uint64_t acceptVersion() const override { return acceptVersion_; }
   void issue(const sm::GlobalRequest& request) override;
   void tick(uint64_t cycle) override;
   bool idle() const override {
@@ -95,6 +100,10 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   uint64_t lineMask_;
   int maxOutstanding_;
   uint64_t now_ = 0;
+  // sm::GlobalMemoryPort::acceptVersion: ticks that ended a refusal the SM saw.
+  uint64_t acceptVersion_ = 0;
+  mutable bool refusalSeen_ = false;
+  bool accepting() const { return coalescer_.canAccept() && static_cast<int>(accesses_.live()) < maxOutstanding_; }
   // The accesses in flight by tag (their slot here; a deque: none moves while another is added),
   // slots reused: no allocation per access once warm.
   common::SlotPool<Access, std::deque<Access>> accesses_;

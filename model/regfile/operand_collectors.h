@@ -50,6 +50,22 @@ class OperandCollectors {
   void countFullCycle() {
     if (busy_ == collectors_.size()) ++c_.fullCycles;
   }
+  // Whether nothing is to be read or written and every busy collector's instruction was
+  // dispatchable in `cycle`; if so, visit(const Ready&) sees each, oldest accepted first.
+  template <class Visit>
+  bool allDispatchable(uint64_t cycle, Visit&& visit) const {
+    if (!writes_.empty() || reading_ != 0) return false;
+    for (size_t k = readyHead_; k < readyOrder_.size(); ++k)
+      if (readyOrder_[k].readyAt > cycle) return false;
+    for (size_t k = readyHead_; k < readyOrder_.size(); ++k) visit(readyOrder_[k].ready);
+    return true;
+  }
+  // `cycles` cycles in which nothing changed and `refused` offers were refused in each (what
+  // dispatchReady() and countFullCycle() would have counted).
+  void countUnchanged(uint64_t cycles, uint64_t refused) {
+    c_.dispatchStalls += cycles * refused;
+    if (busy_ == collectors_.size()) c_.fullCycles += cycles;
+  }
   // An instruction with every operand read, dispatchable in `cycle` or earlier, is still in its
   // collector: after this cycle's dispatch, its unit (or in-order dispatch) held it back.
   bool waitingForUnit(uint64_t cycle) const {

@@ -21,6 +21,7 @@ class IdealGlobalMemory : public GlobalMemoryPort {
       : mem_(memory), latency_(latency), maxOutstanding_(maxOutstanding) {}
   void bind(sc_core::sc_fifo_out_if<GlobalResponse>& responses) override { responses_ = &responses; }
   bool canAccept() const override { return static_cast<int>(pending_.size()) < maxOutstanding_; }
+  uint64_t acceptVersion() const override { return answered_; }
   void issue(const GlobalRequest& request) override;
   void tick(uint64_t cycle) override;
   bool idle() const override { return pending_.empty(); }
@@ -35,7 +36,7 @@ class IdealGlobalMemory : public GlobalMemoryPort {
   isa::GlobalMemory& mem_;
   sc_core::sc_fifo_out_if<GlobalResponse>* responses_ = nullptr;
   int latency_, maxOutstanding_;
-  uint64_t now_ = 0;
+  uint64_t now_ = 0, answered_ = 0;  // answered_: ticks that ended a refusal
   std::deque<Pending> pending_;
 };
 

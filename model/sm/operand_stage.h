@@ -117,6 +117,23 @@ class OperandStage {
   const std::vector<WrittenResult>& tick(uint64_t cycle);
   bool idle() const { return oc_.idle(); }
   void countFullCycle() { oc_.countFullCycle(); }
+  // While the SM rests from `cycle` on: -1 unless every instruction in a collector has its
+  // operands read, was dispatchable in `cycle`, and each that its warp's order lets dispatch
+  // satisfies `waits(const CollectedInstr&)` (its unit refuses it until the SM is woken); else
+  // the number of those, the offers dispatch() refuses in each cycle of the rest.
+  template <class Waits>
+  int restingDispatch(uint64_t cycle, Waits&& waits) const {
+    int refused = 0;
+    bool all = true;
+    const bool ok = oc_.allDispatchable(cycle, [&](const regfile::OperandCollectors::Ready& r) {
+      if (seqOf(r.tag) != dispatched_[slotOf(r.tag)]) return;  // an older one of its warp first
+      if (waits(entries_[regfile::index(r.id)])) ++refused;
+      else all = false;
+    });
+    return ok && all ? refused : -1;
+  }
+  // Counts `cycles` of rest with `refused` offers refused in each (restingDispatch).
+  void countRest(uint64_t cycles, uint64_t refused) { oc_.countUnchanged(cycles, refused); }
   bool waitingForUnits(uint64_t cycle) const { return oc_.waitingForUnit(cycle); }
 
   // Instructions of the warp in collectors, or results of it waiting for a bank write.

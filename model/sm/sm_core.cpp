@@ -120,6 +120,7 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
   ops_.setMechanism(mech_.get());
   coupled_ = mech_ && mech_->couplesWarps();
   restallAlways_ = mech_ && !mech_->wakesOnIssueChanges();
+  portTracked_ = !restallAlways_ && mem_.acceptVersion() != GlobalMemoryPort::kUntracked;
   recheck_ = 1u << static_cast<int>(Stall::None) | 1u << static_cast<int>(Stall::Structural) |
              1u << static_cast<int>(Stall::Memory) | 1u << static_cast<int>(Stall::Sync);
   initMemory(stats);  // the shared-memory unit (sm_memory.cpp)
@@ -267,6 +268,7 @@ bool SmCore::beginCycle(uint64_t cycle) {
       countStall(m.stall, m.cpi);
       if (observer_) observeStall(m.warp, m.stall, cycle);
     }
+    if (restDispatchStalls_ >= 0) ops_.countRest(1, static_cast<uint64_t>(restDispatchStalls_));
     return false;
   }
   sleepUntil_ = 0;
@@ -311,14 +313,28 @@ void SmCore::countRest(uint64_t cycle) {
   cycles_ += n;
   activeCycles_ += n;
   for (const SchedulerMemo& m : memo_) countStall(m.stall, m.cpi, n);
+  if (restDispatchStalls_ >= 0) ops_.countRest(n, static_cast<uint64_t>(restDispatchStalls_));
 }
 
 void SmCore::maybeSleep(uint64_t cycle) {
-  if (mech_ || !fault_.empty() || !shared_->idle() || !ops_.idle()) return;
+  if (mech_ || !fault_.empty() || !shared_->idle()) return;
+  const bool opsIdle = ops_.idle();
+  if (!opsIdle && (!portTracked_ || mem_.canAccept())) return;
   if (cfg_.frontend.clock_divider > 1) return;  // (a sleep would not wake at the next front-end cycle)
   if (!fetchAsleep_ || fetchVersion_ != stateVersion()) return;
-  for (size_t s = 0; s < memo_.size(); ++s)
-    if (!memo_[s].asleep || memo_[s].version != issueVersion(static_cast<int>(s), memo_[s].structural)) return;
+  bool port = false;
+  for (size_t s = 0; s < memo_.size(); ++s) {
+    if (!memo_[s].asleep || memo_[s].version != memoVersion(static_cast<int>(s), memo_[s].structural, memo_[s].port)) return;
+    port = port || memo_[s].port;
+  }
+  // Instructions in collectors may stay while the memory port refuses: each is then refused
+  // (or waits for an older one of its warp) in every cycle until the port frees.
+  restDispatchStalls_ = -1;
+  if (!opsIdle) {
+    restDispatchStalls_ = ops_.restingDispatch(cycle, [&](const CollectedInstr& c) { return decodedAt(c.pc).global; });
+    if (restDispatchStalls_ < 0) return;
+    port = true;
+  }
   // (results execute sent this cycle: still in their channel under step())
   uint64_t until = std::min(sentSinceTaken_, results_.earliest());
   for (const auto& [i, id] : fetchList_) {  // (a fetch waiting for its fill wakes the SM with it)
@@ -327,6 +343,7 @@ void SmCore::maybeSleep(uint64_t cycle) {
   }
   if (until <= cycle + 1) return;
   sleepUntil_ = until;
+  sleepOnPort_ = port;
   sleepKey_ = sleepKey();
 }
 

@@ -167,6 +167,7 @@ class SmCore {
     return ops_.canAccept() ? Stall::None : Stall::Structural;
   }
   int oldestLive(int scheduler);  // the live warp of the partition admitted first, or -1
+  bool onlyPortWaits(int scheduler) const;
   void dropStaleFront(int slot);
   bool advance(int slot, const isa::Instr& in, uint32_t exec, uint32_t pc);  // SmContext::advance
   void holdRegister(int slot, uint8_t reg, bool hold);                       // SmContext::holdRegister
@@ -293,6 +294,7 @@ class SmCore {
     Stall stall = Stall::NotLive;
     int warp = -1;  // the warp `stall` is of (for an observer)
     bool structural = false;  // a warp of the partition waited for a free operand collector
+    bool port = false;        // one waited for the memory port (GlobalMemoryPort::acceptVersion)
     CpiCategory cpi = CpiCategory::Idle;  // what the stall counts as in the CPI stack
   };
   std::vector<SchedulerMemo> memo_;
@@ -368,6 +370,12 @@ class SmCore {
     if (coupled_) return stateVersion();
     return partVersion_[static_cast<size_t>(scheduler)] + globalVersion_ + (structural ? collectorFrees_ : 0);
   }
+  // What a scheduler's sleep depends on: its warps' events, and the port's if one waits for it.
+  uint64_t memoVersion(int scheduler, bool structural, bool port) const {
+    return issueVersion(scheduler, structural) + (port ? mem_.acceptVersion() : 0);
+  }
+  // The LD/ST unit counts what frees its port (GlobalMemoryPort::acceptVersion).
+  bool portTracked_ = false;
   void countStall(Stall first, CpiCategory cpi, uint64_t n = 1);  // n scheduler cycles
   // The CPI category of a scheduler cycle in which nothing issued and `slot` (the oldest live
   // warp, or -1) had stall `st` (docs/timing-model.md, "CPI stacks").
@@ -381,15 +389,20 @@ class SmCore {
   [[gnu::noinline]] void observeStall(int slot, Stall st, uint64_t cycle) const;
   SmObserver* observer_ = nullptr;
   uint64_t cycleNow_ = 0;  // the cycle beginCycle() last began (observed events outside issue)
-  // A whole SM at rest: nothing in the operand stage or the shared-memory unit, every scheduler
-  // and the fetch scan asleep. Until `sleepUntil_` (the next result or fetch delivery due) or
+  // A whole SM at rest: nothing in the operand stage (or only instructions that wait for the
+  // memory port) or the shared-memory unit, every scheduler and the fetch scan asleep. Until `sleepUntil_` (the next result or fetch delivery due) or
   // any event (sleepKey() changes: a wake, a memory answer, a fill, an admission), a tick only
   // counts what it would count: the cycle and each scheduler's stall. Never with a mechanism.
+  // At rest with instructions in collectors that wait for the memory port, or schedulers whose
+  // warps do (sleepOnPort_): the port's acceptVersion() wakes it too; restDispatchStalls_ (-1:
+  // none) are the collectors' refused offers per cycle of rest.
   uint64_t sleepUntil_ = 0, sleepKey_ = 0, fills_ = 0;
+  bool sleepOnPort_ = false;
+  int restDispatchStalls_ = -1;
   uint64_t sleepKey() const {
     uint64_t k = stateVersion() + globalVersion_ + collectorFrees_ + fills_;
     for (uint64_t v : partVersion_) k += v;
-    return k;
+    return sleepOnPort_ ? k + mem_.acceptVersion() : k;
   }
   void maybeSleep(uint64_t cycle);
   // The first cycle of the rest restsIn() let pass and settle() has not counted yet.

@@ -42,9 +42,10 @@ void SmCore::issue(uint64_t cycle) {
   for (; s < S && fault_.empty(); ++s) {
     // A scheduler that found no ready warp sleeps until something that can change the readiness
     // of one of its warps happens (issueVersion()), and counts the same stall meanwhile. A warp
-    // waiting for the memory port is not covered (the port frees on its own): no sleep then.
+    // waiting for the memory port is covered when the port counts what frees it
+    // (GlobalMemoryPort::acceptVersion); a hold that ends with time is not: no sleep then.
     SchedulerMemo& memo = memo_[static_cast<size_t>(s)];
-    if (memo.asleep && memo.version == issueVersion(s, memo.structural)) {
+    if (memo.asleep && memo.version == memoVersion(s, memo.structural, memo.port)) {
       countStall(memo.stall, memo.cpi);
       if (observer_) observeStall(memo.warp, memo.stall, cycle);
       continue;
@@ -123,7 +124,10 @@ void SmCore::issue(uint64_t cycle) {
     const CpiCategory cpi = cpiOf(first, oldest);
     countStall(first, cpi);
     if (observer_) observeStall(oldest, first, cycle);
-    if (!portWait) memo = {true, issueVersion(s, structural), first, oldest, structural, cpi};
+    // A wait that ends by itself: the scheduler sleeps only if every such wait is for the memory
+    // port, whose count then wakes it.
+    if (!portWait || (portTracked_ && onlyPortWaits(s)))
+      memo = {true, memoVersion(s, structural, portWait), first, oldest, structural, portWait, cpi};
   }
   // (A fault ends the run in this cycle: the schedulers not looked at count as idle, so that
   // the CPI stack still sums to cycles x schedulers.)
@@ -181,6 +185,19 @@ void SmCore::issueFrom(int s, int i, uint64_t cycle) {
     units |= 1u << static_cast<int>(decodedAt(w.pc).unit);
     execute(slot, cycle);
   }
+}
+
+// Whether no warp of scheduler s waits for something that ends with time but the memory port:
+// none is held by a mechanism (Sync), and each Memory stall is a global access at the front (not
+// a barrier or fence waiting for its memory instructions). Every warp with such a stall is a
+// candidate, so issue() has just looked at it.
+bool SmCore::onlyPortWaits(int s) const {
+  const int S = cfg_.issue.schedulers;
+  for (int slot = s; slot < static_cast<int>(warps_.size()); slot += S) {
+    const Stall st = stallCache_[static_cast<size_t>(slot)];
+    if (st == Stall::Sync || (st == Stall::Memory && !(look_[static_cast<size_t>(slot)] & kFrontGlobal))) return false;
+  }
+  return true;
 }
 
 // The cached answer holds while that warp is live: warps admitted later are younger, and

@@ -51,6 +51,15 @@ struct Options {
   Drive drive = Drive::Tick;
   bool observe = false;      // the reference: every cycle counted as it runs
   bool settleEachCycle = true;
+  int blockThreads = 32;
+  int outstanding = 64;  // accesses the LD/ST unit's port holds before it refuses
+  bool untrackedPort = false;  // the port does not count what frees it (acceptVersion)
+};
+
+// A port without GlobalMemoryPort::acceptVersion: the SM looks at it every cycle it waits.
+struct UntrackedPort : sm::IdealGlobalMemory {
+  using sm::IdealGlobalMemory::IdealGlobalMemory;
+  uint64_t acceptVersion() const override { return kUntracked; }
 };
 
 using Snapshot = std::map<std::string, uint64_t>;
@@ -76,16 +85,17 @@ RestRun run(const Options& o) {
   isa::Kernel k = isa::assemble(kSource, "rest.s");
   isa::GlobalMemory mem;
   isa::LaunchConfig l;
-  l.block = {32, 1, 1};
+  l.block = {static_cast<uint32_t>(o.blockThreads), 1, 1};
   l.grid = {static_cast<uint32_t>(o.blocks), 1, 1};
-  l.params = {mem.allocate("out", 4 * 32 * static_cast<uint32_t>(o.blocks))};
+  l.params = {mem.allocate("out", 4 * static_cast<uint32_t>(o.blockThreads * o.blocks))};
   stats::Registry reg;
   std::vector<std::unique_ptr<sm::IdealGlobalMemory>> ports;
   std::vector<std::unique_ptr<sm::IdealCodeMemory>> codes;
   std::vector<sm::GlobalMemoryPort*> rawPorts;
   std::vector<mem::Downstream*> rawCodes;
   for (int i = 0; i < o.sms; ++i) {
-    ports.push_back(std::make_unique<sm::IdealGlobalMemory>(mem, 300));
+    if (o.untrackedPort) ports.push_back(std::make_unique<UntrackedPort>(mem, 300, o.outstanding));
+    else ports.push_back(std::make_unique<sm::IdealGlobalMemory>(mem, 300, o.outstanding));
     rawPorts.push_back(ports.back().get());
     codes.push_back(std::make_unique<sm::IdealCodeMemory>(k.code, 0, 20));
     rawCodes.push_back(codes.back().get());
@@ -126,6 +136,16 @@ RestRun run(const Options& o) {
   r.cycles = engine.cycles();
   r.end = smCounters(reg);
   return r;
+}
+
+// The cycles sm0 was not ticked (its unsettled sm0.cycles did not move).
+uint64_t restedCycles(const RestRun& r) {
+  uint64_t n = 0, before = 0;
+  for (uint64_t c : r.unsettledSm0Cycles) {
+    n += c == before;
+    before = c;
+  }
+  return n;
 }
 
 // The longest stretch the SM's unsettled sm0.cycles fell behind the engine's cycles.
@@ -187,4 +207,35 @@ TEST(SmRest, ThreadsAndUnitStepsCountTheSame) {
   EXPECT_EQ(units.end, unitsRef.end);
   EXPECT_EQ(ref.end.at("sm0.cycles"), ref.cycles);
   EXPECT_EQ(ref.cycles, 718u);
+}
+
+// Eight warps, and a port that holds one access: seven loads wait in operand collectors while
+// the port refuses them (and the warps behind them wait at issue), each for one memory latency.
+// The SM rests through those waits too (the port's acceptVersion() wakes it when an access is
+// answered), and counts what each cycle would have: the refused dispatches, the full cycles,
+// the memory stalls.
+TEST(SmRest, WaitsForTheMemoryPortCountTheSame) {
+  Options o;
+  o.blockThreads = 256;
+  o.outstanding = 1;
+  o.observe = true;
+  const RestRun ref = run(o);
+  o.observe = false;
+  const RestRun bulk = run(o);
+  ASSERT_EQ(bulk.perCycle.size(), ref.perCycle.size());
+  for (size_t c = 0; c < ref.perCycle.size(); ++c) ASSERT_EQ(bulk.perCycle[c], ref.perCycle[c]) << "cycle " << c;
+  EXPECT_EQ(bulk.end, ref.end);
+  EXPECT_EQ(bulk.cycles, 4866u);
+  EXPECT_EQ(bulk.end.at("sm0.regfile.collector.dispatch_stalls"), 11112u);
+  EXPECT_EQ(bulk.end.at("sm0.regfile.collector.full_cycles"), 0u);
+  EXPECT_EQ(bulk.end.at("sm0.issue.stall.memory"), 6319u);
+  // Unsettled: the SM rests through the waits for the port, which it did not without the
+  // port's count (it rested only once no load was left in a collector).
+  o.settleEachCycle = false;
+  const RestRun tracked = run(o);
+  o.untrackedPort = true;
+  const RestRun untracked = run(o);
+  EXPECT_EQ(untracked.end, ref.end);
+  EXPECT_EQ(restedCycles(tracked), 4705u);
+  EXPECT_EQ(restedCycles(untracked), 319u);
 }
