@@ -54,7 +54,7 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
     refusalSeen_ = true;
     return false;
   }
-  uint64_t acceptVersion() const override { return acceptVersion_; }
+  const uint64_t* acceptVersion() const override { return &acceptVersion_; }
   void issue(const sm::GlobalRequest& request) override;
   void tick(uint64_t cycle) override;
   bool idle() const override {

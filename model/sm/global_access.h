@@ -81,11 +81,10 @@ class GlobalMemoryPort {
   // The channel its responses go to (before its first tick).
   virtual void bind(sc_core::sc_fifo_out_if<GlobalResponse>& responses) = 0;
   virtual bool canAccept() const = 0;
-  // Counts the events after which canAccept() may have turned true (a transaction handed on, an
-  // access answered): an SM that found the port refusing need not look again, nor be ticked,
-  // until it changes. kUntracked: no such count (the SM looks at the port every cycle).
-  static constexpr uint64_t kUntracked = ~uint64_t{0};
-  virtual uint64_t acceptVersion() const { return kUntracked; }
+  // A count of the ticks after which canAccept() turned true again, at an address that stays
+  // valid for the port's life: an SM that found the port refusing need not look again, nor be
+  // ticked, until it changes. Null: no such count (the SM looks at the port every cycle).
+  virtual const uint64_t* acceptVersion() const { return nullptr; }
   virtual void issue(const GlobalRequest& request) = 0;
   // One cycle: transactions on, answers in, a response out for each access fully answered.
   virtual void tick(uint64_t cycle) = 0;

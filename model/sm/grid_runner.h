@@ -21,7 +21,7 @@ class IdealGlobalMemory : public GlobalMemoryPort {
       : mem_(memory), latency_(latency), maxOutstanding_(maxOutstanding) {}
   void bind(sc_core::sc_fifo_out_if<GlobalResponse>& responses) override { responses_ = &responses; }
   bool canAccept() const override { return static_cast<int>(pending_.size()) < maxOutstanding_; }
-  uint64_t acceptVersion() const override { return answered_; }
+  const uint64_t* acceptVersion() const override { return &answered_; }
   void issue(const GlobalRequest& request) override;
   void tick(uint64_t cycle) override;
   bool idle() const override { return pending_.empty(); }

@@ -120,7 +120,8 @@ SmCore::SmCore(int id, const config::GpuConfig& cfg, GlobalMemoryPort& memory, c
   ops_.setMechanism(mech_.get());
   coupled_ = mech_ && mech_->couplesWarps();
   restallAlways_ = mech_ && !mech_->wakesOnIssueChanges();
-  portTracked_ = !restallAlways_ && mem_.acceptVersion() != GlobalMemoryPort::kUntracked;
+  portVersion_ = mem_.acceptVersion();
+  portTracked_ = !restallAlways_ && portVersion_;
   recheck_ = 1u << static_cast<int>(Stall::None) | 1u << static_cast<int>(Stall::Structural) |
              1u << static_cast<int>(Stall::Memory) | 1u << static_cast<int>(Stall::Sync);
   initMemory(stats);  // the shared-memory unit (sm_memory.cpp)

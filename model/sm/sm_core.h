@@ -372,9 +372,11 @@ class SmCore {
   }
   // What a scheduler's sleep depends on: its warps' events, and the port's if one waits for it.
   uint64_t memoVersion(int scheduler, bool structural, bool port) const {
-    return issueVersion(scheduler, structural) + (port ? mem_.acceptVersion() : 0);
+    return issueVersion(scheduler, structural) + (port ? *portVersion_ : 0);
   }
-  // The LD/ST unit counts what frees its port (GlobalMemoryPort::acceptVersion).
+  // The LD/ST unit's count of what frees its port (GlobalMemoryPort::acceptVersion), if it
+  // keeps one and no mechanism needs every look (restallAlways_).
+  const uint64_t* portVersion_ = nullptr;
   bool portTracked_ = false;
   void countStall(Stall first, CpiCategory cpi, uint64_t n = 1);  // n scheduler cycles
   // The CPI category of a scheduler cycle in which nothing issued and `slot` (the oldest live
@@ -402,7 +404,7 @@ class SmCore {
   uint64_t sleepKey() const {
     uint64_t k = stateVersion() + globalVersion_ + collectorFrees_ + fills_;
     for (uint64_t v : partVersion_) k += v;
-    return sleepOnPort_ ? k + mem_.acceptVersion() : k;
+    return sleepOnPort_ ? k + *portVersion_ : k;
   }
   void maybeSleep(uint64_t cycle);
   // The first cycle of the rest restsIn() let pass and settle() has not counted yet.
