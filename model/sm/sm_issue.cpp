@@ -125,8 +125,9 @@ void SmCore::issue(uint64_t cycle) {
     countStall(first, cpi);
     if (observer_) observeStall(oldest, first, cycle);
     // A wait that ends by itself: the scheduler sleeps only if every such wait is for the memory
-    // port, whose count then wakes it.
-    if (!portWait || (portTracked_ && onlyPortWaits(s)))
+    // port, whose count then wakes it, and the CPI category cannot change with time alone (a
+    // collector wait counts as `operands` until an instruction in a collector is ready).
+    if (!portWait || (portTracked_ && cpi != CpiCategory::Operands && onlyPortWaits(s)))
       memo = {true, memoVersion(s, structural, portWait), first, oldest, structural, portWait, cpi};
   }
   // (A fault ends the run in this cycle: the schedulers not looked at count as idle, so that
