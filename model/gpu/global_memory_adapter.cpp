@@ -233,6 +233,14 @@ void GlobalMemoryAdapter::finishOne(uint64_t tag, bool ok) {
 
 void GlobalMemoryAdapter::tick(uint64_t cycle) {
   now_ = cycle;
+  // Only waiting for memory (the SM at rest, mostly): nothing to hand on, nothing due.
+  if (coalescer_.idle() && !l1Used_ && !constUsed_ && finished_.empty() &&
+      (bypassed_.empty() || bypassed_.front().at > cycle))
+    return;
+  work(cycle);
+}
+
+void GlobalMemoryAdapter::work(uint64_t cycle) {
   coalescer_.tick(cycle);  // transactions into the L1 (or to memory), accepted at `cycle`
   // Memory answers, due hits, one request out; a cache is looked at only from its first access
   // until it is found idle (its state lies a host cache miss or two away, on every SM).

@@ -80,6 +80,8 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   bool send(const mem::MemTransaction& t, uint64_t tag, Access& acc);
   bool sendToCache(mem::L1Cache& cache, const mem::MemTransaction& t, uint64_t tag, Access& acc);
   void cacheDone(const mem::L1Response& r);
+  // tick()'s work once something is to be done (out of line: the common tick only waits).
+  [[gnu::noinline]] void work(uint64_t cycle);
   void finishOne(uint64_t tag, bool ok);
 
   mem::Downstream& down_;
