@@ -131,18 +131,7 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag, Acces
   acc.bypassed = true;
   if (t.last) acc.allSent = true;
   if (f == isa::Format::Load) {
-    const uint32_t i = newSent({static_cast<uint32_t>(tag), t.lanes, base, size});
-    down_.read(base, size, [this, i](const unsigned char* data, bool ok) {
-      const Sent s = sent_[i];
-      sent_.release(i);
-      Access& x = access(s.tag);
-      if (ok)
-        for (uint32_t m = s.lanes; m; m &= m - 1) {  // the lanes served, in lane order
-          const int l = __builtin_ctz(m);
-          std::memcpy(&x.words[l], data + wordOffset(x.a, l, s.base, s.size), 4);
-        }
-      finishOne(s.tag, ok);
-    });
+    down_.readTo(base, size, *this, newSent({static_cast<uint32_t>(tag), t.lanes, base, size}));
   } else if (f == isa::Format::Store) {
     storeData_.assign(size, 0);
     storeEnable_.assign(size, 0);
@@ -172,6 +161,18 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag, Acces
     });
   }
   return true;  // the downstream queues what it cannot send yet
+}
+
+void GlobalMemoryAdapter::answered(std::uint64_t i, const unsigned char* data, bool ok) {
+  const Sent s = sent_[static_cast<uint32_t>(i)];
+  sent_.release(static_cast<uint32_t>(i));
+  Access& x = access(s.tag);
+  if (ok)
+    for (uint32_t m = s.lanes; m; m &= m - 1) {  // the lanes served, in lane order
+      const int l = __builtin_ctz(m);
+      std::memcpy(&x.words[l], data + wordOffset(x.a, l, s.base, s.size), 4);
+    }
+  finishOne(s.tag, ok);
 }
 
 // One segment transaction as a request to a cache: a line load, or the lanes' word operations

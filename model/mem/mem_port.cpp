@@ -41,6 +41,17 @@ std::uint64_t MemPort::downstream_read(std::uint64_t address, unsigned size, Dow
   return enqueue(payload(tlm::TLM_READ_COMMAND, address, size, nullptr, nullptr, 0), address, nullptr, std::move(done));
 }
 
+std::uint64_t MemPort::downstream_read_to(std::uint64_t address, unsigned size, Downstream::Receiver& to,
+                                          std::uint64_t tag) {
+  tlm::tlm_generic_payload* gp = payload(tlm::TLM_READ_COMMAND, address, size, nullptr, nullptr, 0);
+  Txn& t = enqueued(gp, address);
+  t.receiver = &to;
+  t.tag = tag;
+  const std::uint64_t id = t.id;  // (before the send, which may complete it)
+  wake_sender();
+  return id;
+}
+
 std::uint64_t MemPort::downstream_write(std::uint64_t address, const unsigned char* data, unsigned size, Downstream::Done done) {
   return enqueue(payload(tlm::TLM_WRITE_COMMAND, address, size, data, nullptr, 0), address, nullptr, std::move(done));
 }
@@ -99,17 +110,23 @@ tlm::tlm_generic_payload* MemPort::pooled(unsigned length, unsigned byte_enable_
 // The record is filled at submission: a queued payload is not in flight, so its record is free.
 std::uint64_t MemPort::enqueue(tlm::tlm_generic_payload* gp, std::uint64_t address,
                                Callback done, Downstream::Done plain) {
-  const std::uint64_t id = next_id_++;
-  Txn& t = *record(*gp);
-  t.id = id;
-  t.address = address;
+  Txn& t = enqueued(gp, address);
   t.done = std::move(done);
   t.plain = std::move(plain);
+  const std::uint64_t id = t.id;
+  wake_sender();
+  return id;
+}
+
+MemPort::Txn& MemPort::enqueued(tlm::tlm_generic_payload* gp, std::uint64_t address) {
+  Txn& t = *record(*gp);
+  t.id = next_id_++;
+  t.address = address;
+  t.receiver = nullptr;
   t.submitted = sc_time_stamp();
   t.completed_by_target = false;
   queue_.push_back(gp);
-  wake_sender();
-  return id;
+  return t;
 }
 
 void MemPort::start(tlm::tlm_generic_payload* gp) {
@@ -263,6 +280,9 @@ void MemPort::finish(tlm::tlm_generic_payload& gp, Txn& txn) {
     r.completed = completed;
     txn.done(r);
     txn.done = nullptr;
+  } else if (txn.receiver) {
+    txn.receiver->answered(txn.tag, command == tlm::TLM_READ_COMMAND ? gp.get_data_ptr() : nullptr,
+                           status == tlm::TLM_OK_RESPONSE);
   } else if (txn.plain) {
     txn.plain(command == tlm::TLM_READ_COMMAND ? gp.get_data_ptr() : nullptr, status == tlm::TLM_OK_RESPONSE);
     txn.plain = nullptr;
@@ -305,6 +325,10 @@ unsigned MemPort::debug_write(std::uint64_t address, const unsigned char* data, 
 
 void MemPortDownstream::read(std::uint64_t address, unsigned size, Done done) {
   port_.downstream_read(address, size, std::move(done));
+}
+
+void MemPortDownstream::readTo(std::uint64_t address, unsigned size, Receiver& to, std::uint64_t tag) {
+  port_.downstream_read_to(address, size, to, tag);
 }
 
 void MemPortDownstream::write(std::uint64_t address, const unsigned char* data,

@@ -92,6 +92,7 @@ class MemPort : public sc_core::sc_module {
   std::uint64_t downstream_read(std::uint64_t address, unsigned size, Downstream::Done done);
   std::uint64_t downstream_write(std::uint64_t address, const unsigned char* data, unsigned size, Downstream::Done done);
   std::uint64_t downstream_atomic(std::uint64_t address, isa::Op op, const WordOps& ops, Downstream::Done done);
+  std::uint64_t downstream_read_to(std::uint64_t address, unsigned size, Downstream::Receiver& to, std::uint64_t tag);
 
   // An atomic (see atomic_extension.h): a TLM_READ_COMMAND of 4 * ops.count bytes at `address`
   // carrying an AtomicExtension; the result data holds the old word of each op, in op order.
@@ -121,8 +122,10 @@ class MemPort : public sc_core::sc_module {
     const MemPort* port = nullptr;  // the owner: a payload of another port has none of ours
     std::uint64_t id = 0;
     std::uint64_t address = 0;  // as submitted (an interconnect may rewrite the payload's)
-    Callback done;              // one of done and plain
+    Callback done;              // one of done, plain and receiver
     Downstream::Done plain;
+    Downstream::Receiver* receiver = nullptr;  // answered with tag
+    std::uint64_t tag = 0;
     sc_core::sc_time submitted;
     bool completed_by_target = false;  // TLM_COMPLETED seen: no END_RESP to send
     bool live = false;                 // in flight
@@ -137,6 +140,7 @@ class MemPort : public sc_core::sc_module {
   void peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);
   std::uint64_t enqueue(tlm::tlm_generic_payload* gp, std::uint64_t address, Callback done,
                         Downstream::Done plain = nullptr);
+  Txn& enqueued(tlm::tlm_generic_payload* gp, std::uint64_t address);  // its record, to fill
   tlm::tlm_generic_payload* payload(tlm::tlm_command command, std::uint64_t address, unsigned size,
                                     const unsigned char* write_data, const unsigned char* byte_enable,
                                     unsigned byte_enable_length);
@@ -182,6 +186,7 @@ class MemPortDownstream : public Downstream {
  public:
   explicit MemPortDownstream(MemPort& port) : port_(port) {}
   void read(std::uint64_t address, unsigned size, Done done) override;
+  void readTo(std::uint64_t address, unsigned size, Receiver& to, std::uint64_t tag) override;
   void write(std::uint64_t address, const unsigned char* data, const unsigned char* byte_enable,
              unsigned size, Done done) override;
   void atomic(std::uint64_t address, isa::Op op, const WordOps& ops, Done done) override;
