@@ -128,18 +128,7 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag, Acces
   acc.bypassed = true;
   if (t.last) acc.allSent = true;
   if (f == isa::Format::Load) {
-    const uint32_t i = newSent({static_cast<uint32_t>(tag), t.lanes, base, size});
-    down_.read(base, size, [this, i](const unsigned char* data, bool ok) {
-      const Sent s = sent_[i];
-      sent_.release(i);
-      Access& x = access(s.tag);
-      if (ok)
-        for (uint32_t m = s.lanes; m; m &= m - 1) {  // the lanes served, in lane order
-          const int l = __builtin_ctz(m);
-          std::memcpy(&x.words[l], data + wordOffset(x.a, l, s.base, s.size), 4);
-        }
-      finishOne(s.tag, ok);
-    });
+    down_.readTo(base, size, *this, newSent({static_cast<uint32_t>(tag), t.lanes, base, size}));
   } else if (f == isa::Format::Store) {
     storeData_.assign(size, 0);
     storeEnable_.assign(size, 0);
@@ -169,6 +158,18 @@ bool GlobalMemoryAdapter::send(const mem::MemTransaction& t, uint64_t tag, Acces
     });
   }
   return true;  // the downstream queues what it cannot send yet
+}
+
+void GlobalMemoryAdapter::answered(std::uint64_t i, const unsigned char* data, bool ok) {
+  const Sent s = sent_[static_cast<uint32_t>(i)];
+  sent_.release(static_cast<uint32_t>(i));
+  Access& x = access(s.tag);
+  if (ok)
+    for (uint32_t m = s.lanes; m; m &= m - 1) {  // the lanes served, in lane order
+      const int l = __builtin_ctz(m);
+      std::memcpy(&x.words[l], data + wordOffset(x.a, l, s.base, s.size), 4);
+    }
+  finishOne(s.tag, ok);
 }
 
 // One segment transaction as a request to a cache: a line load, or the lanes' word operations
@@ -230,6 +231,14 @@ void GlobalMemoryAdapter::finishOne(uint64_t tag, bool ok) {
 
 void GlobalMemoryAdapter::tick(uint64_t cycle) {
   now_ = cycle;
+  // Only waiting for memory (the SM at rest, mostly): nothing to hand on, nothing due.
+  if (coalescer_.idle() && !l1Used_ && !constUsed_ && finished_.empty() &&
+      (bypassed_.empty() || bypassed_.front().at > cycle))
+    return;
+  work(cycle);
+}
+
+void GlobalMemoryAdapter::work(uint64_t cycle) {
   coalescer_.tick(cycle);  // transactions into the L1 (or to memory), accepted at `cycle`
   // Memory answers, due hits, one request out; a cache is looked at only from its first access
   // until it is found idle (its state lies a host cache miss or two away, on every SM).

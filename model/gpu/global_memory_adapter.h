@@ -40,7 +40,7 @@
 
 namespace simtlm::gpu {
 
-class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
+class GlobalMemoryAdapter : public sm::GlobalMemoryPort, private mem::Downstream::Receiver {
  public:
   // Statistics under `prefix` (`sm<N>`): `.coalescer`, `.l1` and `.const_cache`.
   GlobalMemoryAdapter(mem::Downstream& down, const config::GpuConfig& cfg, int maxOutstanding,
@@ -85,6 +85,10 @@ class GlobalMemoryAdapter : public sm::GlobalMemoryPort {
   bool send(const mem::MemTransaction& t, uint64_t tag, Access& acc);
   bool sendToCache(mem::L1Cache& cache, const mem::MemTransaction& t, uint64_t tag, Access& acc);
   void cacheDone(const mem::L1Response& r);
+  // Memory answers a load sent past the caches (`tag`: its sent_ index).
+  void answered(std::uint64_t tag, const unsigned char* data, bool ok) override;
+  // tick()'s work once something is to be done (out of line: the common tick only waits).
+  [[gnu::noinline]] void work(uint64_t cycle);
   void finishOne(uint64_t tag, bool ok);
 
   mem::Downstream& down_;

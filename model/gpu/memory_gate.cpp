@@ -41,9 +41,34 @@ std::uint32_t MemoryGate::Route::take(Done done, unsigned bytes) {
   const std::uint32_t slot = pending.acquire();
   Pending& p = pending[slot];
   p.done = std::move(done);
+  p.receiver = nullptr;
   p.request = requests++;
   p.bytes = bytes;
   return slot;
+}
+
+std::uint32_t MemoryGate::Route::take(mem::Downstream::Receiver& to, std::uint64_t tag, unsigned bytes) {
+  owed++;
+  const std::uint32_t slot = pending.acquire();
+  Pending& p = pending[slot];
+  p.receiver = &to;
+  p.tag = tag;
+  p.request = requests++;
+  p.bytes = bytes;
+  return slot;
+}
+
+void MemoryGate::deliver(Route& route, std::uint32_t slot, const unsigned char* data, bool ok) {
+  Pending& p = route.pending[slot];
+  if (mem::Downstream::Receiver* to = p.receiver) {
+    const std::uint64_t tag = p.tag;
+    p.receiver = nullptr;
+    route.pending.release(slot);
+    return to->answered(tag, data, ok);
+  }
+  mem::Downstream::Done d = std::move(p.done);
+  route.pending.release(slot);
+  d(data, ok);
 }
 
 mem::Downstream::Done MemoryGate::Route::gated(std::uint32_t slot) {
@@ -58,11 +83,7 @@ void MemoryGate::Route::answered(std::uint32_t slot, std::uint32_t generation, c
   if (generation != g.generation_) return;
   owed--;
   g.answers_++;
-  if (!g.holding_) {
-    Done d = std::move(pending[slot].done);
-    pending.release(slot);
-    return d(data, ok);
-  }
+  if (!g.holding_) return deliver(*this, slot, data, ok);
   const Pending& p = pending[slot];
   std::vector<unsigned char>& bytes = g.heldAnswers_.bytes;
   const std::size_t at = bytes.size();
@@ -95,10 +116,7 @@ void MemoryGate::handOver() {
   if (!std::is_sorted(answers.begin(), answers.end(), before)) std::sort(answers.begin(), answers.end(), before);
   for (const HeldAnswer& a : answers) {
     if (a.generation != generation_) continue;  // dropped by a callback before it
-    Route& route = *routes_[a.sm];
-    mem::Downstream::Done d = std::move(route.pending[a.slot].done);
-    route.pending.release(a.slot);
-    d(a.hasData ? handing.bytes.data() + a.at : nullptr, a.ok);
+    deliver(*routes_[a.sm], a.slot, a.hasData ? handing.bytes.data() + a.at : nullptr, a.ok);
   }
   answers.clear();
   handing.bytes.clear();
@@ -122,6 +140,13 @@ void MemoryGate::Route::read(std::uint64_t address, unsigned size, Done done) {
   down_->read(address, size, gated(slot));
 }
 
+void MemoryGate::Route::readTo(std::uint64_t address, unsigned size, mem::Downstream::Receiver& to, std::uint64_t tag) {
+  const std::uint32_t slot = take(to, tag, size);
+  if (gate_.inCycle_)
+    return held.requests.push_back({HeldRequest::Kind::Read, false, isa::Op{}, slot, address, size, 0});
+  down_->readTo(address, size, *this, std::uint64_t{gate_.generation_} << 32 | slot);
+}
+
 void MemoryGate::Route::write(std::uint64_t address, const unsigned char* data,
                               const unsigned char* byte_enable, unsigned size, Done done) {
   const std::uint32_t slot = take(std::move(done), 0);
@@ -141,7 +166,8 @@ void MemoryGate::Route::atomic(std::uint64_t address, isa::Op op, const mem::Wor
 
 void MemoryGate::Route::send(const HeldRequest& r, const Held& from) {
   switch (r.kind) {
-    case HeldRequest::Kind::Read: return down_->read(r.address, r.size, gated(r.slot));
+    case HeldRequest::Kind::Read:
+      return down_->readTo(r.address, r.size, *this, std::uint64_t{gate_.generation_} << 32 | r.slot);
     case HeldRequest::Kind::Write: {
       const unsigned char* data = from.bytes.data() + r.at;
       return down_->write(r.address, data, r.enable ? data + r.size : nullptr, r.size, gated(r.slot));

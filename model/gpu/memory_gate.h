@@ -55,7 +55,9 @@ class MemoryGate : public sm::MemoryActivity {
   // one passed down is a small callback (route, slot, generation) that std::function holds
   // without allocating.
   struct Pending {
-    mem::Downstream::Done done;
+    mem::Downstream::Done done;           // or, for readTo, receiver and tag
+    mem::Downstream::Receiver* receiver = nullptr;
+    std::uint64_t tag = 0;
     std::uint64_t request = 0;  // Route::requests when it was made (an answer's place)
     unsigned bytes = 0;         // how many bytes the answer's data has (copied when held)
   };
@@ -78,16 +80,21 @@ class MemoryGate : public sm::MemoryActivity {
       ops.clear();
     }
   };
-  class Route : public mem::Downstream {
+  class Route : public mem::Downstream, public mem::Downstream::Receiver {
    public:
     Route(MemoryGate& gate, mem::Downstream& down) : gate_(gate), down_(&down) {}
     void reroute(mem::Downstream& down) { down_ = &down; }
     void read(std::uint64_t address, unsigned size, Done done) override;
+    void readTo(std::uint64_t address, unsigned size, mem::Downstream::Receiver& to, std::uint64_t tag) override;
     void write(std::uint64_t address, const unsigned char* data, const unsigned char* byte_enable,
                unsigned size, Done done) override;
     void atomic(std::uint64_t address, isa::Op op, const mem::WordOps& ops, Done done) override;
     void send(const HeldRequest& r, const Held& from);
     void answered(std::uint32_t slot, std::uint32_t generation, const unsigned char* data, bool ok);
+    // An answer to a read sent with readTo: the tag is (generation << 32) | slot.
+    void answered(std::uint64_t tag, const unsigned char* data, bool ok) override {
+      answered(static_cast<std::uint32_t>(tag), static_cast<std::uint32_t>(tag >> 32), data, ok);
+    }
     void forget();  // dropAnswers: every pending request and held one
     Held held;
     common::SlotPool<Pending> pending;
@@ -97,6 +104,7 @@ class MemoryGate : public sm::MemoryActivity {
 
    private:
     std::uint32_t take(Done done, unsigned bytes);  // a request is owed from now on: its slot
+    std::uint32_t take(mem::Downstream::Receiver& to, std::uint64_t tag, unsigned bytes);
     Done gated(std::uint32_t slot);                  // what the request's answer calls
     MemoryGate& gate_;
     mem::Downstream* down_;
@@ -115,6 +123,8 @@ class MemoryGate : public sm::MemoryActivity {
     std::vector<unsigned char> bytes;
   };
   void handOver();  // the held answers, in order
+  // Hands a request's answer to its maker and frees its slot.
+  static void deliver(Route& route, std::uint32_t slot, const unsigned char* data, bool ok);
   std::vector<std::unique_ptr<Route>> routes_;
   Answers heldAnswers_, handing_;  // handing_: the ones being handed over (storage kept)
   Held sending_;  // endCycle: one route's held requests while they are sent

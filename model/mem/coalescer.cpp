@@ -45,16 +45,30 @@ void Coalescer::coalesce(const std::uint64_t* address, std::uint32_t mask, unsig
   std::uint64_t current = ~std::uint64_t{0};  // (never a segment's address)
   // Above every segment in `out` (lanes in address order, the usual case): a new one, no search.
   std::uint64_t above = 0;
+  // Below it, the transaction of a segment is looked up by the segment's number modulo 64 (one
+  // access touches at most 64 segments, mostly consecutive ones: collisions are rare), and only
+  // on a miss searched for: lanes that come back to their segments (two rows of a 2D block) cost
+  // no walk.
+  constexpr std::uint8_t kNone = 0xFF;
+  std::array<std::uint8_t, 64> where;
+  where.fill(kNone);
+  const int segShift = __builtin_ctzll(seg);
   // Lane l's bytes [b, e) of segment s.
   const auto add = [&](unsigned l, std::uint64_t s, std::uint32_t b, std::uint32_t e) {
     if (s != current) {
       t = out.size();
-      if (s < above)
-        for (t = 0; t < out.size() && out[t].address != s;) ++t;
+      std::uint8_t& w = where[(s >> segShift) & 63];
+      if (s < above) {
+        if (w != kNone && out[w].address == s)
+          t = w;
+        else
+          for (t = 0; t < out.size() && out[t].address != s;) ++t;
+      }
       if (t == out.size()) {
         above = std::max(above, s + 1);
         out.push_back(MemTransaction{s, 0, b, e, 0, false});
         seen[t] = 0;
+        if (w == kNone) w = static_cast<std::uint8_t>(t);
       }
       current = s;
     }

@@ -22,6 +22,20 @@ class Downstream {
   virtual void write(std::uint64_t address, const unsigned char* data,
                      const unsigned char* byte_enable, unsigned size, Done done) = 0;
   virtual void atomic(std::uint64_t address, isa::Op op, const WordOps& ops, Done done) = 0;
+
+  // A read answered through `to.answered(tag, data, ok)`, as `done(data, ok)` would be: no
+  // callable is built, stored or moved per request by an implementation that keeps the pair
+  // (the memory gate and the TLM port, on every global load of every SM). The default wraps it.
+  class Receiver {
+   public:
+    virtual void answered(std::uint64_t tag, const unsigned char* data, bool ok) = 0;
+
+   protected:
+    ~Receiver() = default;
+  };
+  virtual void readTo(std::uint64_t address, unsigned size, Receiver& to, std::uint64_t tag) {
+    read(address, size, [&to, tag](const unsigned char* data, bool ok) { to.answered(tag, data, ok); });
+  }
 };
 
 }  // namespace simtlm::mem

@@ -41,6 +41,17 @@ std::uint64_t MemPort::downstream_read(std::uint64_t address, unsigned size, Dow
   return enqueue(payload(tlm::TLM_READ_COMMAND, address, size, nullptr, nullptr, 0), address, nullptr, std::move(done));
 }
 
+std::uint64_t MemPort::downstream_read_to(std::uint64_t address, unsigned size, Downstream::Receiver& to,
+                                          std::uint64_t tag) {
+  tlm::tlm_generic_payload* gp = payload(tlm::TLM_READ_COMMAND, address, size, nullptr, nullptr, 0);
+  Txn& t = enqueued(gp, address);
+  t.receiver = &to;
+  t.tag = tag;
+  const std::uint64_t id = t.id;  // (before the send, which may complete it)
+  wake_sender();
+  return id;
+}
+
 std::uint64_t MemPort::downstream_write(std::uint64_t address, const unsigned char* data, unsigned size, Downstream::Done done) {
   return enqueue(payload(tlm::TLM_WRITE_COMMAND, address, size, data, nullptr, 0), address, nullptr, std::move(done));
 }
@@ -58,8 +69,7 @@ tlm::tlm_generic_payload* MemPort::payload(tlm::tlm_command command, std::uint64
     SC_REPORT_ERROR(name(), "submit: size must be > 0, command read or write, write data "
                             "given, byte-enable length > 0 when byte enables are given");
   }
-  tlm::tlm_generic_payload* gp = mm_.allocate(size, byte_enable ? byte_enable_length : 0);
-  gp->acquire();
+  tlm::tlm_generic_payload* gp = pooled(size, byte_enable ? byte_enable_length : 0);
   gp->set_command(command);
   gp->set_address(address);
   if (command == tlm::TLM_WRITE_COMMAND) std::memcpy(gp->get_data_ptr(), write_data, size);
@@ -75,8 +85,7 @@ std::uint64_t MemPort::atomic(std::uint64_t address, isa::Op op, const WordOps& 
 tlm::tlm_generic_payload* MemPort::atomic_payload(std::uint64_t address, isa::Op op, const WordOps& ops) {
   if (ops.count == 0 || !isAtomic(op))
     SC_REPORT_ERROR(name(), "atomic: needs an atomic opcode and at least one op");
-  tlm::tlm_generic_payload* gp = mm_.allocate(4 * ops.count);
-  gp->acquire();
+  tlm::tlm_generic_payload* gp = pooled(4 * ops.count);
   gp->set_command(tlm::TLM_READ_COMMAND);
   gp->set_address(address);
   auto* ext = new AtomicExtension;
@@ -87,38 +96,41 @@ tlm::tlm_generic_payload* MemPort::atomic_payload(std::uint64_t address, isa::Op
   return gp;
 }
 
+tlm::tlm_generic_payload* MemPort::pooled(unsigned length, unsigned byte_enable_length) {
+  tlm::tlm_generic_payload* gp = mm_.allocate(length, byte_enable_length);
+  gp->acquire();
+  if (!gp->get_extension<Txn>()) {  // a payload new to the pool: its record, for its life
+    Txn& t = records_.emplace_back();
+    t.port = this;
+    gp->set_extension(&t);  // (not an auto extension: the pool's reset() keeps it)
+  }
+  return gp;
+}
+
+// The record is filled at submission: a queued payload is not in flight, so its record is free.
 std::uint64_t MemPort::enqueue(tlm::tlm_generic_payload* gp, std::uint64_t address,
                                Callback done, Downstream::Done plain) {
-  const std::uint64_t id = next_id_++;
-  Txn t;
-  t.id = id;
-  t.address = address;
+  Txn& t = enqueued(gp, address);
   t.done = std::move(done);
   t.plain = std::move(plain);
-  t.submitted = sc_time_stamp();
-  queue_.emplace_back(gp, std::move(t));
+  const std::uint64_t id = t.id;
   wake_sender();
   return id;
 }
 
-MemPort::Txn* MemPort::record(const tlm::tlm_generic_payload& gp) {
-  // A pooled payload keeps its address and pool position for the manager's life: a hit in the
-  // cache is always right (foreign payloads, which may come and go, are never cached).
-  Known& k = known_[(reinterpret_cast<std::uintptr_t>(&gp) >> 6) % known_.size()];
-  long i = k.index;
-  if (k.gp != &gp) {
-    i = mm_.indexOf(gp);
-    if (i < 0) return nullptr;
-    k = Known{&gp, i};
-  }
-  if (static_cast<std::size_t>(i) >= records_.size()) records_.resize(mm_.created());
-  return &records_[static_cast<std::size_t>(i)];
+MemPort::Txn& MemPort::enqueued(tlm::tlm_generic_payload* gp, std::uint64_t address) {
+  Txn& t = *record(*gp);
+  t.id = next_id_++;
+  t.address = address;
+  t.receiver = nullptr;
+  t.submitted = sc_time_stamp();
+  t.completed_by_target = false;
+  queue_.push_back(gp);
+  return t;
 }
 
 void MemPort::start(tlm::tlm_generic_payload* gp) {
-  Txn& txn = *record(*gp);
-  txn = std::move(queue_.front().second);
-  txn.live = true;
+  record(*gp)->live = true;
   queue_.pop_front();
   if (++inflight_ > stats_.max_in_flight) stats_.max_in_flight = inflight_;
 }
@@ -130,7 +142,12 @@ void MemPort::set_mode(Mode mode) {
 }
 
 void MemPort::drop_queued() {
-  for (auto& q : queue_) q.first->release();
+  for (tlm::tlm_generic_payload* gp : queue_) {
+    Txn& t = *record(*gp);
+    t.done = nullptr;
+    t.plain = nullptr;
+    gp->release();
+  }
   queue_.clear();
 }
 
@@ -167,7 +184,7 @@ void MemPort::on_phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase
 }
 
 void MemPort::send_one() {
-  tlm::tlm_generic_payload* gp = queue_.front().first;
+  tlm::tlm_generic_payload* gp = queue_.front();
   start(gp);
   request_open_ = gp;
 
@@ -184,7 +201,6 @@ void MemPort::send_one() {
     case tlm::TLM_COMPLETED:
       // The transaction is complete (its response at now + delay), so its request phase ended
       // now: the base protocol allows the next BEGIN_REQ at once.
-      // (looked up again: what the call did may have started others and moved the records)
       record(*gp)->completed_by_target = true;
       end_request(*gp);
       on_phase(*gp, tlm::BEGIN_RESP, delay);
@@ -216,12 +232,13 @@ tlm::tlm_sync_enum MemPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::t
 void MemPort::peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase) {
   end_request(gp);  // END_REQ explicitly, or implied by BEGIN_RESP / TLM_COMPLETED
   if (phase != tlm::BEGIN_RESP) return;
-  if (!record(gp)->completed_by_target) {
+  Txn& txn = *record(gp);  // (records never move)
+  if (!txn.completed_by_target) {
     tlm::tlm_phase end = tlm::END_RESP;
     sc_time delay = SC_ZERO_TIME;
     to_memory->nb_transport_fw(gp, end, delay);  // target returns TLM_COMPLETED; nothing follows
   }
-  finish(gp, *record(gp));  // (looked up again: the call may have moved the records)
+  finish(gp, txn);
 }
 
 void MemPort::end_request(tlm::tlm_generic_payload& gp) {
@@ -230,36 +247,46 @@ void MemPort::end_request(tlm::tlm_generic_payload& gp) {
   if (!queue_.empty()) wake_sender();
 }
 
-void MemPort::finish(tlm::tlm_generic_payload& gp, Txn& slot) {
-  Txn txn = std::move(slot);
-  slot.live = false;
-  slot.done = nullptr;
-  slot.plain = nullptr;
+void MemPort::finish(tlm::tlm_generic_payload& gp, Txn& txn) {
+  txn.live = false;
   --inflight_;
-
-  MemResult r;
-  r.id = txn.id;
-  r.command = gp.get_command();
-  r.address = txn.address;
-  r.size = gp.get_data_length();
-  r.data = gp.get_data_ptr();
-  r.status = gp.get_response_status();
-  r.submitted = txn.submitted;
-  r.completed = sc_time_stamp();
+  const tlm::tlm_command command = gp.get_command();
+  const unsigned size = gp.get_data_length();
+  const tlm::tlm_response_status status = gp.get_response_status();
+  const sc_time completed = sc_time_stamp();
 
   ++stats_.transactions;
-  if (r.command == tlm::TLM_READ_COMMAND) {
+  if (command == tlm::TLM_READ_COMMAND) {
     ++stats_.reads;
-    stats_.bytes_read += r.size;
+    stats_.bytes_read += size;
   } else {
     ++stats_.writes;
-    stats_.bytes_written += r.size;
+    stats_.bytes_written += size;
   }
-  if (!r.ok()) ++stats_.errors;
+  if (status != tlm::TLM_OK_RESPONSE) ++stats_.errors;
   static const sc_time::value_type ps = sc_time(1, SC_PS).value();  // (the resolution is fixed once time is used)
-  stats_.latency_sum_ps += static_cast<std::uint64_t>((r.completed - r.submitted).value() / ps);
-  if (txn.done) txn.done(r);
-  else if (txn.plain) txn.plain(r.command == tlm::TLM_READ_COMMAND ? r.data : nullptr, r.ok());
+  stats_.latency_sum_ps += static_cast<std::uint64_t>((completed - txn.submitted).value() / ps);
+  // The callback runs from the record itself: the payload, and so the record, stays ours until
+  // it is released below, whatever the callback submits.
+  if (txn.done) {
+    MemResult r;
+    r.id = txn.id;
+    r.command = command;
+    r.address = txn.address;
+    r.size = size;
+    r.data = gp.get_data_ptr();
+    r.status = status;
+    r.submitted = txn.submitted;
+    r.completed = completed;
+    txn.done(r);
+    txn.done = nullptr;
+  } else if (txn.receiver) {
+    txn.receiver->answered(txn.tag, command == tlm::TLM_READ_COMMAND ? gp.get_data_ptr() : nullptr,
+                           status == tlm::TLM_OK_RESPONSE);
+  } else if (txn.plain) {
+    txn.plain(command == tlm::TLM_READ_COMMAND ? gp.get_data_ptr() : nullptr, status == tlm::TLM_OK_RESPONSE);
+    txn.plain = nullptr;
+  }
   gp.release();
   if (config_.max_outstanding && !queue_.empty()) wake_sender();
 }
@@ -268,7 +295,7 @@ void MemPort::lt_thread() {
   if (config_.mode != Mode::LooselyTimed) return;  // an immediate port set to AT
   for (;;) {
     while (queue_.empty()) wait(kick_);
-    tlm::tlm_generic_payload* gp = queue_.front().first;
+    tlm::tlm_generic_payload* gp = queue_.front();
     start(gp);
     sc_time delay = SC_ZERO_TIME;
     to_memory->b_transport(*gp, delay);
@@ -298,6 +325,10 @@ unsigned MemPort::debug_write(std::uint64_t address, const unsigned char* data, 
 
 void MemPortDownstream::read(std::uint64_t address, unsigned size, Done done) {
   port_.downstream_read(address, size, std::move(done));
+}
+
+void MemPortDownstream::readTo(std::uint64_t address, unsigned size, Receiver& to, std::uint64_t tag) {
+  port_.downstream_read_to(address, size, to, tag);
 }
 
 void MemPortDownstream::write(std::uint64_t address, const unsigned char* data,

@@ -23,7 +23,6 @@
 #include "model/mem/timed_peq.h"
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -93,6 +92,7 @@ class MemPort : public sc_core::sc_module {
   std::uint64_t downstream_read(std::uint64_t address, unsigned size, Downstream::Done done);
   std::uint64_t downstream_write(std::uint64_t address, const unsigned char* data, unsigned size, Downstream::Done done);
   std::uint64_t downstream_atomic(std::uint64_t address, isa::Op op, const WordOps& ops, Downstream::Done done);
+  std::uint64_t downstream_read_to(std::uint64_t address, unsigned size, Downstream::Receiver& to, std::uint64_t tag);
 
   // An atomic (see atomic_extension.h): a TLM_READ_COMMAND of 4 * ops.count bytes at `address`
   // carrying an AtomicExtension; the result data holds the old word of each op, in op order.
@@ -115,14 +115,23 @@ class MemPort : public sc_core::sc_module {
   void set_mode(Mode mode);
 
  private:
-  struct Txn {
+  // A transaction's record, from submission to completion: an extension of the payload (set once
+  // on each pooled payload, kept across its reuses), so that a payload leads to its record in one
+  // index whichever port or target hands it back.
+  struct Txn : tlm::tlm_extension<Txn> {
+    const MemPort* port = nullptr;  // the owner: a payload of another port has none of ours
     std::uint64_t id = 0;
     std::uint64_t address = 0;  // as submitted (an interconnect may rewrite the payload's)
-    Callback done;              // one of done and plain
+    Callback done;              // one of done, plain and receiver
     Downstream::Done plain;
+    Downstream::Receiver* receiver = nullptr;  // answered with tag
+    std::uint64_t tag = 0;
     sc_core::sc_time submitted;
     bool completed_by_target = false;  // TLM_COMPLETED seen: no END_RESP to send
     bool live = false;                 // in flight
+    tlm::tlm_extension_base* clone() const override { return nullptr; }  // never copied
+    void copy_from(const tlm::tlm_extension_base&) override {}
+    void free() override {}  // owned by the port (records_)
   };
 
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -131,13 +140,17 @@ class MemPort : public sc_core::sc_module {
   void peq_callback(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase);
   std::uint64_t enqueue(tlm::tlm_generic_payload* gp, std::uint64_t address, Callback done,
                         Downstream::Done plain = nullptr);
+  Txn& enqueued(tlm::tlm_generic_payload* gp, std::uint64_t address);  // its record, to fill
   tlm::tlm_generic_payload* payload(tlm::tlm_command command, std::uint64_t address, unsigned size,
                                     const unsigned char* write_data, const unsigned char* byte_enable,
                                     unsigned byte_enable_length);
   tlm::tlm_generic_payload* atomic_payload(std::uint64_t address, isa::Op op, const WordOps& ops);
-  // The record of a payload in flight (or to be), indexed by its place in mm_'s pool; null for
-  // a payload that is not ours.
-  Txn* record(const tlm::tlm_generic_payload& gp);
+  tlm::tlm_generic_payload* pooled(unsigned length, unsigned byte_enable_length = 0);  // mm_'s, with a record
+  // The record of a payload of ours (queued or in flight); null for a payload that is not ours.
+  Txn* record(const tlm::tlm_generic_payload& gp) const {
+    Txn* t = gp.get_extension<Txn>();
+    return t && t->port == this ? t : nullptr;
+  }
   void start(tlm::tlm_generic_payload* gp);  // the queue's head goes in flight
   void send_method();  // AT: sends the head of the queue when the request channel is free
   void wake_sender();  // a request may go: send_now() on an immediate AT port, else kick_
@@ -151,16 +164,13 @@ class MemPort : public sc_core::sc_module {
   unsigned debug(tlm::tlm_command cmd, std::uint64_t address, unsigned char* data, unsigned size);
 
   Config config_;
+  // One record per pooled payload (a deque: none moves); before mm_, whose payloads point here
+  // until they are destroyed.
+  std::deque<Txn> records_;
   MemoryManager mm_;
   TimedPeq<MemPort> peq_;
   sc_core::sc_event kick_;
-  std::deque<std::pair<tlm::tlm_generic_payload*, Txn>> queue_;  // submitted, not yet sent
-  std::vector<Txn> records_;  // by payload (mm_.indexOf): no hashing, no allocation per transaction
-  struct Known {  // a payload of mm_ and its pool position
-    const tlm::tlm_generic_payload* gp = nullptr;
-    long index = -1;
-  };
-  std::array<Known, 256> known_{};  // by the payload's address: mm_.indexOf once per payload, mostly
+  std::deque<tlm::tlm_generic_payload*> queue_;  // submitted, not yet sent (their records filled)
   std::size_t inflight_ = 0;
   tlm::tlm_generic_payload* request_open_ = nullptr;  // in its request phase
   bool sending_ = false;  // send_now() is on the stack: a nested call leaves the queue to it
@@ -176,6 +186,7 @@ class MemPortDownstream : public Downstream {
  public:
   explicit MemPortDownstream(MemPort& port) : port_(port) {}
   void read(std::uint64_t address, unsigned size, Done done) override;
+  void readTo(std::uint64_t address, unsigned size, Receiver& to, std::uint64_t tag) override;
   void write(std::uint64_t address, const unsigned char* data, const unsigned char* byte_enable,
              unsigned size, Done done) override;
   void atomic(std::uint64_t address, isa::Op op, const WordOps& ops, Done done) override;

@@ -68,6 +68,35 @@ TEST(MemoryGate, SameTimeAnswersBetweenCyclesInRequestOrder) {
   EXPECT_EQ(r.gate.outstanding(), 0u);
 }
 
+// A read answered through a receiver (readTo: the LD/ST unit's loads past the L1) takes its
+// place among the callbacks' answers by request order, and gets its own tag back.
+TEST(MemoryGate, ReadToAnswersTakeTheirPlaceInRequestOrder) {
+  Rig r;
+  struct Receiver : mem::Downstream::Receiver {
+    std::vector<std::string>* seen;
+    void answered(std::uint64_t tag, const unsigned char* data, bool ok) override {
+      EXPECT_TRUE(ok);
+      EXPECT_EQ(data[3], 4);
+      seen->push_back("tag" + std::to_string(tag));
+    }
+  } receiver;
+  receiver.seen = &r.seen;
+  r.gate.beginCycle();
+  r.gate.route(0).read(0x100, 4, r.note("A"));
+  r.gate.route(0).readTo(0x200, 4, receiver, 7);
+  r.gate.route(0).read(0x300, 4, r.note("C"));
+  r.gate.endCycle();
+  ASSERT_EQ(r.sm0.dones.size(), 3u);
+  r.answer(2);
+  r.answer(1);
+  r.answer(0);
+  EXPECT_TRUE(r.seen.empty());  // held to the next cycle
+  r.gate.beginCycle();
+  EXPECT_EQ(r.seen, (std::vector<std::string>{"A", "tag7", "C"}));
+  r.gate.endCycle();
+  EXPECT_EQ(r.gate.outstanding(), 0u);
+}
+
 // The systemc scheduling's case: the cycle spans delta cycles, so B's answer comes while it
 // runs (held to its end) and A's, at the same time, after it.
 TEST(MemoryGate, SameTimeAnswersAcrossTheCycleEndInRequestOrder) {

@@ -177,3 +177,81 @@ TEST(Coalescer, UnitHandsOneTransactionPerCycleAndCountsStalls) {
 }
 
 }  // namespace
+
+namespace {
+
+// The transactions of an access by the definition, lane by lane: every segment a lane's bytes
+// touch, its lanes, its byte span and its distinct units (a lane's unit in a segment is the one
+// its first byte there lies in), in ascending segment order.
+std::vector<MemTransaction> reference(const std::array<std::uint64_t, 32>& a, std::uint32_t mask, unsigned size,
+                                      unsigned segment) {
+  std::vector<MemTransaction> out;
+  std::vector<std::vector<std::uint64_t>> units;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(mask >> l & 1u)) continue;
+    for (std::uint64_t byte = a[l]; byte < a[l] + size; ++byte) {
+      const std::uint64_t s = byte / segment * segment;
+      auto it = std::find_if(out.begin(), out.end(), [&](const MemTransaction& t) { return t.address == s; });
+      if (it == out.end()) {
+        out.push_back(MemTransaction{s, 0, ~0u, 0, 0, false});
+        units.emplace_back();
+        it = out.end() - 1;
+      }
+      auto& u = units[static_cast<std::size_t>(it - out.begin())];
+      it->lanes |= 1u << l;
+      it->begin = std::min(it->begin, static_cast<std::uint32_t>(byte - s));
+      it->end = std::max(it->end, static_cast<std::uint32_t>(byte - s + 1));
+      // A lane's unit in a segment: the one its first byte there lies in.
+      const std::uint64_t unit = (std::max(a[l], s) - s) / size;
+      if (std::find(u.begin(), u.end(), unit) == u.end()) u.push_back(unit);
+    }
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].units = static_cast<std::uint32_t>(units[i].size());
+  std::sort(out.begin(), out.end(), [](const MemTransaction& x, const MemTransaction& y) { return x.address < y.address; });
+  return out;
+}
+
+// Addresses non-decreasing with the lane (steps of 0, a unit, a segment or more), aligned or
+// not, two rows of lanes over the same segments, and shuffled ones: the same transactions as
+// the definition.
+TEST(Coalescer, RandomAccessesMatchTheDefinition) {
+  std::uint64_t seed = 12345;
+  auto next = [&] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return seed >> 33;
+  };
+  for (unsigned segment : {32u, 128u, 512u}) {
+    Fixture f(segment);
+    for (int trial = 0; trial < 2000; ++trial) {
+      const unsigned size = 1u << (next() % 4);  // 1, 2, 4 or 8 bytes
+      std::array<std::uint64_t, 32> a{};
+      std::uint64_t at = 0x10000 + next() % 4096 * size;
+      // (Misaligned accesses, which the ISA faults, only where a segment has at most 64 units:
+      // above, a lane that straddles into a segment is not seen by the next lane's de-duplication.)
+      const bool unaligned = next() % 8 == 0 && segment / size <= 64, shuffled = next() % 4 == 0;
+      for (unsigned l = 0; l < 32; ++l) {
+        const unsigned kind = next() % 4;
+        at += kind == 0 ? 0 : kind == 1 ? size : kind == 2 ? segment : size * (next() % 64);
+        a[l] = at + (unaligned && l == 7 ? 1 : 0);
+      }
+      if (next() % 4 == 0)  // two rows of a 2D block: lanes 16..31 come back to lanes 0..15's segments
+        for (unsigned l = 16; l < 32; ++l) a[l] = a[l - 16] + size * (next() % 3);
+      if (shuffled) std::swap(a[next() % 32], a[next() % 32]);
+      const std::uint32_t mask = next() % 3 == 0 ? static_cast<std::uint32_t>(next()) : 0xFFFFFFFFu;
+      std::vector<MemTransaction> got;
+      f.c.coalesce(a.data(), mask, size, got);
+      const auto want = reference(a, mask, size, segment);
+      ASSERT_EQ(got.size(), want.size()) << "trial " << trial;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].address, want[i].address) << "trial " << trial;
+        EXPECT_EQ(got[i].lanes, want[i].lanes) << "trial " << trial;
+        EXPECT_EQ(got[i].begin, want[i].begin) << "trial " << trial;
+        EXPECT_EQ(got[i].end, want[i].end) << "trial " << trial;
+        EXPECT_EQ(got[i].units, want[i].units) << "trial " << trial;
+        EXPECT_FALSE(got[i].last);
+      }
+    }
+  }
+}
+
+}  // namespace

@@ -246,6 +246,44 @@ TEST(MemPort, CallbacksMaySubmitMoreRequests) {
   EXPECT_EQ(sc_time_stamp(), sc_time(120, SC_NS));  // 10 x (2 ns accept + 10 ns latency)
 }
 
+// A read answered through a receiver and a tag (MemPortDownstream::readTo, the memory gate's
+// path) completes as the same read with a callback does: same time, same data, its tag.
+TEST(MemPort, AReadToAnswersItsReceiverAsACallbackWould) {
+  MemPort port("port");
+  simtlm::test::ScriptedTarget target("target", Behavior::FourPhase);
+  port.to_memory.bind(target.socket);
+  simtlm::mem::MemPortDownstream down(port);
+  struct Receiver : simtlm::mem::Downstream::Receiver {
+    std::vector<std::uint64_t> tags;
+    std::vector<std::vector<unsigned char>> data;
+    std::vector<sc_time> at;
+    void answered(std::uint64_t tag, const unsigned char* d, bool ok) override {
+      EXPECT_TRUE(ok);
+      tags.push_back(tag);
+      data.emplace_back(d, d + 8);
+      at.push_back(sc_time_stamp());
+    }
+  } receiver;
+  const auto bytes = pattern(8, 3);
+  port.write(0x80, bytes.data(), 8, nullptr);
+  std::vector<unsigned char> byCallback;
+  sc_time callbackAt;
+  down.read(0x80, 8, [&](const unsigned char* d, bool ok) {
+    EXPECT_TRUE(ok);
+    byCallback.assign(d, d + 8);
+    callbackAt = sc_time_stamp();
+  });
+  down.readTo(0x80, 8, receiver, 0x1234567890ull);
+  sc_start();
+  ASSERT_EQ(receiver.tags, (std::vector<std::uint64_t>{0x1234567890ull}));
+  EXPECT_EQ(receiver.data[0], bytes);
+  EXPECT_EQ(byCallback, bytes);
+  // One request channel: each read waits for the one before it to be accepted (2 ns).
+  EXPECT_EQ(receiver.at[0] - callbackAt, sc_time(2, SC_NS));
+  EXPECT_EQ(port.stats().reads, 2u);
+  EXPECT_TRUE(port.idle());
+}
+
 TEST(MemPort, LooselyTimedAgainstBTransportOnlyTarget) {
   MemPort port("port", MemPort::Config{MemPort::Mode::LooselyTimed, 0});
   simtlm::test::LtOnlyTarget target("target");
