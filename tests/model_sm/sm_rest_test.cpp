@@ -138,6 +138,13 @@ RestRun run(const Options& o) {
   return r;
 }
 
+// Every SM counter of `got`, settled after each cycle and at the end, equals the reference's.
+void expectSameEveryCycle(const RestRun& got, const RestRun& ref) {
+  ASSERT_EQ(got.perCycle.size(), ref.perCycle.size());
+  for (size_t c = 0; c < ref.perCycle.size(); ++c) ASSERT_EQ(got.perCycle[c], ref.perCycle[c]) << "cycle " << c;
+  EXPECT_EQ(got.end, ref.end);
+}
+
 // The cycles sm0 was not ticked (its unsettled sm0.cycles did not move).
 uint64_t restedCycles(const RestRun& r) {
   uint64_t n = 0, before = 0;
@@ -164,9 +171,7 @@ TEST(SmRest, SettledCountersEqualEveryCycleTicked) {
   const RestRun ref = run({1, 1, 1, Drive::Tick, true});
   const RestRun bulk = run({1, 1, 1, Drive::Tick, false});
   ASSERT_EQ(bulk.cycles, ref.cycles);
-  ASSERT_EQ(bulk.perCycle.size(), ref.perCycle.size());
-  for (size_t c = 0; c < ref.perCycle.size(); ++c) ASSERT_EQ(bulk.perCycle[c], ref.perCycle[c]) << "cycle " << c;
-  EXPECT_EQ(bulk.end, ref.end);
+  expectSameEveryCycle(bulk, ref);
   // The values: every cycle clocked, active from the admission on; the warp's scheduler waits
   // for the load (dep_global) and the SFU chain (dep_sfu), the three others are idle.
   EXPECT_EQ(bulk.cycles, 717u);
@@ -222,9 +227,7 @@ TEST(SmRest, WaitsForTheMemoryPortCountTheSame) {
   const RestRun ref = run(o);
   o.observe = false;
   const RestRun bulk = run(o);
-  ASSERT_EQ(bulk.perCycle.size(), ref.perCycle.size());
-  for (size_t c = 0; c < ref.perCycle.size(); ++c) ASSERT_EQ(bulk.perCycle[c], ref.perCycle[c]) << "cycle " << c;
-  EXPECT_EQ(bulk.end, ref.end);
+  expectSameEveryCycle(bulk, ref);
   EXPECT_EQ(bulk.cycles, 4866u);
   EXPECT_EQ(bulk.end.at("sm0.regfile.collector.dispatch_stalls"), 11112u);
   EXPECT_EQ(bulk.end.at("sm0.regfile.collector.full_cycles"), 0u);
