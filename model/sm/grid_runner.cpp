@@ -42,7 +42,7 @@ void IdealGlobalMemory::issue(const GlobalRequest& request) {
 
 void IdealGlobalMemory::tick(uint64_t cycle) {
   now_ = cycle;
-  if (!canAccept() && pending_.front().at <= cycle) answered_++;  // it will accept again
+  if (!canAccept() && !pending_.empty() && pending_.front().at <= cycle) answered_++;  // it will accept again
   while (!pending_.empty() && pending_.front().at <= cycle) {
     GlobalResponse r{pending_.front().id, pending_.front().words, std::move(pending_.front().error)};
     pending_.pop_front();

@@ -392,9 +392,10 @@ class SmCore {
   SmObserver* observer_ = nullptr;
   uint64_t cycleNow_ = 0;  // the cycle beginCycle() last began (observed events outside issue)
   // A whole SM at rest: nothing in the operand stage (or only instructions that wait for the
-  // memory port) or the shared-memory unit, every scheduler and the fetch scan asleep. Until `sleepUntil_` (the next result or fetch delivery due) or
-  // any event (sleepKey() changes: a wake, a memory answer, a fill, an admission), a tick only
-  // counts what it would count: the cycle and each scheduler's stall. Never with a mechanism.
+  // memory port) or the shared-memory unit, every scheduler and the fetch scan asleep. Until
+  // `sleepUntil_` (the next result or fetch delivery due) or any event (sleepKey() changes: a
+  // wake, a memory answer, a fill, an admission), a tick only counts what it would count: the
+  // cycle and each scheduler's stall. Never with a mechanism.
   // At rest with instructions in collectors that wait for the memory port, or schedulers whose
   // warps do (sleepOnPort_): the port's acceptVersion() wakes it too; restDispatchStalls_ (-1:
   // none) are the collectors' refused offers per cycle of rest.

@@ -242,3 +242,25 @@ TEST(SmRest, WaitsForTheMemoryPortCountTheSame) {
   EXPECT_EQ(restedCycles(tracked), 4705u);
   EXPECT_EQ(restedCycles(untracked), 319u);
 }
+
+// The same port-bound waits in the unit steps of the systemc scheduling and on two host threads
+// (three SMs): every counter at every cycle as the observed one-thread run's.
+TEST(SmRest, WaitsForTheMemoryPortInUnitStepsAndThreads) {
+  Options o;
+  o.sms = 3;
+  o.blocks = 3;
+  o.blockThreads = 256;
+  o.outstanding = 1;
+  o.observe = true;
+  const RestRun ref = run(o);
+  o.drive = Drive::Units;
+  const RestRun unitsRef = run(o);
+  o.observe = false;
+  const RestRun units = run(o);
+  o.drive = Drive::Tick;
+  o.threads = 2;
+  const RestRun threads = run(o);
+  expectSameEveryCycle(units, unitsRef);
+  expectSameEveryCycle(threads, ref);
+  EXPECT_EQ(ref.cycles, 4866u);  // (one block per SM: each as the one SM above)
+}
