@@ -37,24 +37,24 @@ void MemoryGate::Route::forget() {
 
 // Called on the route's SM's thread (sim.threads): only the route's own state changes.
 std::uint32_t MemoryGate::Route::take(Done done, unsigned bytes) {
-  owed++;
-  const std::uint32_t slot = pending.acquire();
-  Pending& p = pending[slot];
-  p.done = std::move(done);
-  p.receiver = nullptr;
-  p.request = requests++;
-  p.bytes = bytes;
+  const std::uint32_t slot = takeSlot(bytes);
+  pending[slot].done = std::move(done);
+  pending[slot].receiver = nullptr;
   return slot;
 }
 
 std::uint32_t MemoryGate::Route::take(mem::Downstream::Receiver& to, std::uint64_t tag, unsigned bytes) {
+  const std::uint32_t slot = takeSlot(bytes);
+  pending[slot].receiver = &to;
+  pending[slot].tag = tag;
+  return slot;
+}
+
+std::uint32_t MemoryGate::Route::takeSlot(unsigned bytes) {
   owed++;
   const std::uint32_t slot = pending.acquire();
-  Pending& p = pending[slot];
-  p.receiver = &to;
-  p.tag = tag;
-  p.request = requests++;
-  p.bytes = bytes;
+  pending[slot].request = requests++;
+  pending[slot].bytes = bytes;
   return slot;
 }
 

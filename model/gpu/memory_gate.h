@@ -105,6 +105,7 @@ class MemoryGate : public sm::MemoryActivity {
    private:
     std::uint32_t take(Done done, unsigned bytes);  // a request is owed from now on: its slot
     std::uint32_t take(mem::Downstream::Receiver& to, std::uint64_t tag, unsigned bytes);
+    std::uint32_t takeSlot(unsigned bytes);  // (what both take()s share: owed, slot, order)
     Done gated(std::uint32_t slot);                  // what the request's answer calls
     MemoryGate& gate_;
     mem::Downstream* down_;
