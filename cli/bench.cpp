@@ -2,8 +2,9 @@
 // multiply in this process; the timing model runs scenarios/matmul.yaml (pascal) per SM count,
 // each run in its own child process (SystemC elaborates once per process). Each engine runs
 // --repeat times and its fastest run is reported: simulated warp and thread instructions and
-// cycles per host second, and the ratio to the interpreter. With --threads, each timing run is repeated for every host thread count (sim.threads)
-// and its speed-up over one thread printed. A benchmark, not a test: the figures depend on the machine.
+// cycles per host second, and the ratio to the interpreter. With --threads, each timing run is
+// repeated for every host thread count (sim.threads) and its speed-up over one thread printed.
+// A benchmark, not a test: the figures depend on the machine.
 #include "cli/bench.h"
 #include "cli/options.h"
 
@@ -98,8 +99,9 @@ Point timingPoint(const std::string& scenario, int sms, const std::string& mecha
     const double seconds = j["host"]["seconds"].get<double>(), cycles = j["stats"]["gpu.cycles"].get<double>();
     // (The same inputs give the same cycles: a repeat that does not is a determinism bug.)
     if (i > 0 && cycles != p.cycles)
-      throw std::runtime_error("bench: the " + p.name + " timing run took " + std::to_string(cycles) +
-                               " cycles, the first " + std::to_string(p.cycles) + ": not deterministic");
+      throw std::runtime_error("bench: the " + p.name + " timing run took " + std::to_string(static_cast<uint64_t>(cycles)) +
+                               " cycles, its first run " + std::to_string(static_cast<uint64_t>(p.cycles)) +
+                               ": not deterministic");
     p.runs.push_back(seconds);
     if (i == 0 || seconds < p.seconds) p.seconds = seconds;
     p.cycles = cycles;
