@@ -309,6 +309,7 @@ class SmCore {
   // warps of a block across partitions, every scheduler follows stateVersion().
   std::vector<uint64_t> partVersion_;
   uint64_t globalVersion_ = 0, collectorFrees_ = 0;
+  uint64_t partVersionSum_ = 0;  // the sum of partVersion_ (sleepKey(): one read, not a walk)
   // Each warp's last issueStall(), and per scheduler a bit per warp of its partition (local
   // index slot / schedulers) for the warps to look at again: woken since their last look, or
   // stalled for a reason that can end without an event of the warp's own (recheck_). The others
@@ -351,6 +352,7 @@ class SmCore {
   // the caller wakes it whole (wake()).
   void wakeForIssue(int slot) {
     partVersion_[static_cast<size_t>(slot) % partVersion_.size()]++;
+    partVersionSum_++;
     markCandidate(slot);
   }
   void wakeForFetch(int slot) { setBit(fetchCandidates_[static_cast<size_t>(slot) / 64], slot % 64, true); }
@@ -403,8 +405,7 @@ class SmCore {
   bool sleepOnPort_ = false;
   int restDispatchStalls_ = -1;
   uint64_t sleepKey() const {
-    uint64_t k = stateVersion() + globalVersion_ + collectorFrees_ + fills_;
-    for (uint64_t v : partVersion_) k += v;
+    const uint64_t k = stateVersion() + globalVersion_ + collectorFrees_ + fills_ + partVersionSum_;
     return sleepOnPort_ ? k + *portVersion_ : k;
   }
   void maybeSleep(uint64_t cycle);
