@@ -38,6 +38,10 @@ struct Point {
   int sms = 0, threads = 1;
   double seconds = 0, warp = 0, thread = 0, cycles = 0;  // seconds: the fastest of `runs`
   std::vector<double> runs;                               // host seconds of each run
+  void addRun(double s) {
+    if (runs.empty() || s < seconds) seconds = s;
+    runs.push_back(s);
+  }
 };
 
 // A comma-separated list of integers in [1, 256] (`option` names it in the error).
@@ -71,8 +75,7 @@ Point interpreterPoint(int size, int repeat) {
     isa::ExecCounts c = isa::Interpreter(k, mem).run(l);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!w->verify(mem).empty()) throw std::runtime_error("bench: the interpreter's matmul does not verify");
-    p.runs.push_back(seconds);
-    if (i == 0 || seconds < p.seconds) p.seconds = seconds;
+    p.addRun(seconds);
     p.warp = static_cast<double>(c.warpInstructions);
     p.thread = static_cast<double>(c.threadInstructions);
   }
@@ -102,8 +105,7 @@ Point timingPoint(const std::string& scenario, int sms, const std::string& mecha
       throw std::runtime_error("bench: the " + p.name + " timing run took " + std::to_string(static_cast<uint64_t>(cycles)) +
                                " cycles, its first run " + std::to_string(static_cast<uint64_t>(p.cycles)) +
                                ": not deterministic");
-    p.runs.push_back(seconds);
-    if (i == 0 || seconds < p.seconds) p.seconds = seconds;
+    p.addRun(seconds);
     p.cycles = cycles;
     p.warp = j["stats"]["interp.warp_instructions"].get<double>();
     p.thread = j["stats"]["interp.thread_instructions"].get<double>();
