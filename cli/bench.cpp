@@ -4,11 +4,14 @@
 // --repeat times and its fastest run is reported: simulated warp and thread instructions and
 // cycles per host second, and the ratio to the interpreter. With --threads, each timing run is
 // repeated for every host thread count (sim.threads) and its speed-up over one thread printed.
+// With --floydwarshall, scenarios/floydwarshall.yaml (memory-bound, one launch per vertex) runs
+// beside it and its host time per warp instruction is compared with matmul's.
 // A benchmark, not a test: the figures depend on the machine.
 #include "cli/bench.h"
 #include "cli/options.h"
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -34,7 +37,7 @@ constexpr double kGpgpuSimWarpPerSecond = 19000;
 constexpr double kGpgpuSimFunctionalThreadPerSecond = 13.5e6;
 
 struct Point {
-  std::string name, mechanism;
+  std::string name, mechanism, workload, scenario;
   int sms = 0, threads = 1;
   double seconds = 0, warp = 0, thread = 0, cycles = 0;  // seconds: the fastest of `runs`
   std::vector<double> runs;                               // host seconds of each run
@@ -68,6 +71,7 @@ Point interpreterPoint(int size, int repeat) {
   auto k = workloads::loadKernel(*w);
   Point p;
   p.name = "interpreter";
+  p.workload = "matmul";
   for (int i = 0; i < repeat; ++i) {
     isa::GlobalMemory mem;
     auto l = w->setup(mem);
@@ -82,35 +86,58 @@ Point interpreterPoint(int size, int repeat) {
   return p;
 }
 
-Point timingPoint(const std::string& scenario, int sms, const std::string& mechanism, int threads,
-                  const std::string& dir, int repeat) {
-  const std::string json =
-      dir + "/bench_sms" + std::to_string(sms) + "_" + mechanism + "_t" + std::to_string(threads) + ".json";
+// A timing point: a scenario on the timing model at one SM count, mechanism and thread count.
+Point timingPoint(const std::string& workload, const std::string& scenario, int sms, const std::string& mechanism,
+                  int threads) {
   Point p;
-  p.name = std::to_string(sms) + " SM" + (sms > 1 ? "s" : "") + (mechanism == "baseline" ? "" : ", " + mechanism) +
-           (threads > 1 ? ", " + std::to_string(threads) + " thr" : "");
+  p.name = (workload == "matmul" ? "" : workload + ", ") + std::to_string(sms) + " SM" + (sms > 1 ? "s" : "") +
+           (mechanism == "baseline" ? "" : ", " + mechanism) + (threads > 1 ? ", " + std::to_string(threads) + " thr" : "");
+  p.workload = workload;
+  p.scenario = scenario;
   p.mechanism = mechanism;
   p.sms = sms;
   p.threads = threads;
-  for (int i = 0; i < repeat; ++i) {
-    ChildResult c = runSelf({"run", scenario, "--set", "gpu.num_sms=" + std::to_string(sms), "--set",
-                             "sim.threads=" + std::to_string(threads), "--mechanism", mechanism, "--json", json});
-    if (c.exitCode != 0)
-      throw std::runtime_error("bench: the " + mechanism + " timing run on " + std::to_string(sms) + " SMs failed:\n" + c.output);
-    std::ifstream in(json);
-    nlohmann::json j = nlohmann::json::parse(in);
-    const double seconds = j["host"]["seconds"].get<double>(), cycles = j["stats"]["gpu.cycles"].get<double>();
-    // (The same inputs give the same cycles: a repeat that does not is a determinism bug.)
-    if (i > 0 && cycles != p.cycles)
-      throw std::runtime_error("bench: the " + p.name + " timing run took " + std::to_string(static_cast<uint64_t>(cycles)) +
-                               " cycles, its first run " + std::to_string(static_cast<uint64_t>(p.cycles)) +
-                               ": not deterministic");
-    p.addRun(seconds);
-    p.cycles = cycles;
-    p.warp = j["stats"]["interp.warp_instructions"].get<double>();
-    p.thread = j["stats"]["interp.thread_instructions"].get<double>();
-  }
   return p;
+}
+
+// One more run of a timing point, in its own child process.
+void runOnce(Point& p, const std::string& dir) {
+  const std::string json = dir + "/bench_" + p.workload + "_sms" + std::to_string(p.sms) + "_" + p.mechanism + "_t" +
+                           std::to_string(p.threads) + ".json";
+  ChildResult c = runSelf({"run", p.scenario, "--set", "gpu.num_sms=" + std::to_string(p.sms), "--set",
+                           "sim.threads=" + std::to_string(p.threads), "--mechanism", p.mechanism, "--json", json});
+  if (c.exitCode != 0)
+    throw std::runtime_error("bench: the " + p.name + " timing run failed:\n" + c.output);
+  std::ifstream in(json);
+  nlohmann::json j = nlohmann::json::parse(in);
+  const double seconds = j["host"]["seconds"].get<double>(), cycles = j["stats"]["gpu.cycles"].get<double>();
+  // (The same inputs give the same cycles: a repeat that does not is a determinism bug.)
+  if (!p.runs.empty() && cycles != p.cycles)
+    throw std::runtime_error("bench: the " + p.name + " timing run took " + std::to_string(static_cast<uint64_t>(cycles)) +
+                             " cycles, its first run " + std::to_string(static_cast<uint64_t>(p.cycles)) +
+                             ": not deterministic");
+  p.addRun(seconds);
+  p.cycles = cycles;
+  p.warp = j["stats"]["interp.warp_instructions"].get<double>();
+  p.thread = j["stats"]["interp.thread_instructions"].get<double>();
+}
+
+// A shipped scenario with its launch options replaced (`from` must be in it) and only the
+// workload's own verification kept (the other checks hold for the shipped size only), written
+// into `dir`. configs/ paths in the scenario are found in the repository when not next to it.
+std::string scenarioWith(const std::string& name, const std::string& from, const std::string& to, const std::string& dir) {
+  std::ifstream base(workloads::dataDir() + "/scenarios/" + name + ".yaml");
+  if (!base) throw std::runtime_error("bench: cannot read scenarios/" + name + ".yaml");
+  std::stringstream text;
+  text << base.rdbuf();
+  std::string yaml = text.str();
+  if (yaml.find(from) == std::string::npos)
+    throw std::runtime_error("bench: scenarios/" + name + ".yaml has no '" + from + "'");
+  yaml.replace(yaml.find(from), from.size(), to);
+  yaml = yaml.substr(0, yaml.find("checks:")) + "checks:\n  - verify: workload\n";
+  const std::string file = dir + "/" + name + ".yaml";
+  std::ofstream(file) << "# generated by simtlm bench\n" << yaml;
+  return file;
 }
 
 }  // namespace
@@ -124,6 +151,9 @@ int cmdBench(const std::vector<std::string>& args) {
       "mechanisms of the timing runs, comma-separated (simtlm mechanisms --names)")(
       "threads", po::value<std::string>()->default_value("1"),
       "host thread counts of the timing runs (sim.threads), comma-separated, e.g. 1,2,4")(
+      "floydwarshall", po::value<int>()->default_value(0),
+      "also run Floyd-Warshall with this many vertices (a memory-bound kernel, one launch per vertex; "
+      "a multiple of 16, 16..1024; 0: not run) and compare its host time per warp instruction with matmul's")(
       "json", po::value<std::string>(), "write the figures as JSON");
   po::variables_map vm = parseCommand("bench", "bench [options]", desc, {}, args);
   if (vm.count("json")) checkOutputs({{"json", vm["json"].as<std::string>()}}, {});
@@ -134,30 +164,34 @@ int cmdBench(const std::vector<std::string>& args) {
   const std::vector<int> threads = parseList("--threads", vm["threads"].as<std::string>(), "a thread count");
   const std::vector<std::string> mechanisms = scenario::mechanismList("--mechanisms", vm["mechanisms"].as<std::string>());
 
-  // The timing runs use the shipped scenario with the requested size.
+  const int fwVertices = vm["floydwarshall"].as<int>();
+  if (fwVertices != 0 && (fwVertices < 16 || fwVertices > 1024 || fwVertices % 16))
+    throw std::invalid_argument("--floydwarshall: 0 (not run) or a vertex count, a multiple of 16 in [16, 1024]");
+  if (fwVertices && std::find(mechanisms.begin(), mechanisms.end(), "baseline") == mechanisms.end())
+    throw std::invalid_argument("--floydwarshall: compared with matmul's baseline runs; add baseline to --mechanisms");
+
+  // The timing runs use the shipped scenarios with the requested sizes.
   const std::string dir = std::filesystem::temp_directory_path().string() + "/simtlm-bench-" + std::to_string(getpid());
   std::filesystem::create_directories(dir);
-  std::ifstream base(workloads::dataDir() + "/scenarios/matmul.yaml");
-  if (!base) throw std::runtime_error("bench: cannot read scenarios/matmul.yaml");
-  std::stringstream text;
-  text << base.rdbuf();
-  std::string yaml = text.str();
-  const std::string from = "options: {size: 256}";
-  if (yaml.find(from) == std::string::npos) throw std::runtime_error("bench: scenarios/matmul.yaml has no '" + from + "'");
-  yaml.replace(yaml.find(from), from.size(), "options: {size: " + std::to_string(size) + "}");
-  // Drop the checks that hold only for 256^3; keep the verification.
-  yaml = yaml.substr(0, yaml.find("checks:")) + "checks:\n  - verify: workload\n";
-  const std::string scenarioFile = dir + "/matmul.yaml";
-  std::ofstream(scenarioFile) << "# generated by simtlm bench\n" << yaml;
-  // configs/ paths in the scenario are found in the repository when not next to the file.
-
-  std::cout << "simtlm bench: tiled matmul " << size << "^3, 32x32 blocks (configs/pascal.ini), the fastest of "
-            << repeat << " run" << (repeat > 1 ? "s" : "") << " of each engine\n";
-  Point interp = interpreterPoint(size, repeat);
+  const std::string matmul = scenarioWith("matmul", "options: {size: 256}", "options: {size: " + std::to_string(size) + "}", dir);
   std::vector<Point> points;
   for (int n : sms)
     for (const std::string& m : mechanisms)
-      for (int t : threads) points.push_back(timingPoint(scenarioFile, n, m, t, dir, repeat));
+      for (int t : threads) points.push_back(timingPoint("matmul", matmul, n, m, t));
+  if (fwVertices) {
+    const std::string fw = scenarioWith("floydwarshall", "options: {n: 128}", "options: {n: " + std::to_string(fwVertices) + "}", dir);
+    for (int n : sms)
+      for (int t : threads) points.push_back(timingPoint("floydwarshall", fw, n, "baseline", t));
+  }
+
+  std::cout << "simtlm bench: tiled matmul " << size << "^3, 32x32 blocks";
+  if (fwVertices) std::cout << ", and floydwarshall, " << fwVertices << " vertices in " << fwVertices << " launches";
+  std::cout << " (configs/pascal.ini), the fastest of " << repeat << " run" << (repeat > 1 ? "s" : "") << " of each engine\n";
+  Point interp = interpreterPoint(size, repeat);
+  // The timing points take turns, one run each per round: a spell of load on the host then
+  // slows one run of every point instead of every run of one, and ratios between points hold.
+  for (int i = 0; i < repeat; ++i)
+    for (Point& p : points) runOnce(p, dir);
   std::filesystem::remove_all(dir);
 
   const double interpThread = interp.thread / interp.seconds;
@@ -165,8 +199,10 @@ int cmdBench(const std::vector<std::string>& args) {
               "warp instr/s", "thread instr/s", "cycles/s", "interp/x");
   auto row = [&](const Point& p) {
     const double thread = p.thread / p.seconds;
-    std::printf("  %-24s %10.0f %12.0f %9.3f %14.0f %14.0f %12.0f %9.1f\n", p.name.c_str(), p.cycles, p.warp,
-                p.seconds, p.warp / p.seconds, thread, p.cycles ? p.cycles / p.seconds : 0.0, interpThread / thread);
+    char ratio[32] = "-";  // (the interpreter ran matmul only)
+    if (p.workload == "matmul") std::snprintf(ratio, sizeof ratio, "%.1f", interpThread / thread);
+    std::printf("  %-24s %10.0f %12.0f %9.3f %14.0f %14.0f %12.0f %9s\n", p.name.c_str(), p.cycles, p.warp, p.seconds,
+                p.warp / p.seconds, thread, p.cycles ? p.cycles / p.seconds : 0.0, ratio);
   };
   row(interp);
   for (const auto& p : points) row(p);
@@ -174,22 +210,34 @@ int cmdBench(const std::vector<std::string>& args) {
               "  simtlm interpreter: %.1fx GPGPU-Sim's functional mode\n",
               kGpgpuSimWarpPerSecond, kGpgpuSimFunctionalThreadPerSecond / 1e6, interpThread / kGpgpuSimFunctionalThreadPerSecond);
   for (const auto& p : points)
-    std::printf("  timing model, %s: %.0fx GPGPU-Sim's timing speed\n", p.name.c_str(),
+    if (p.workload == "matmul")
+      std::printf("  timing model, %s: %.0fx GPGPU-Sim's timing speed\n", p.name.c_str(),
                 p.warp / p.seconds / kGpgpuSimWarpPerSecond);
   // A mechanism's host time against the baseline's on the same SM count and threads, when both ran.
   auto baselineOf = [&](const Point& p) -> const Point* {
     for (const auto& b : points)
-      if (b.sms == p.sms && b.threads == p.threads && b.mechanism == "baseline") return &b;
+      if (b.sms == p.sms && b.threads == p.threads && b.mechanism == "baseline" && b.workload == "matmul") return &b;
     return nullptr;
   };
   // Each thread count's speed against one thread's, same SMs and mechanism, when both ran.
   for (const auto& p : points)
     for (const auto& one : points)
-      if (p.threads > 1 && one.threads == 1 && one.sms == p.sms && one.mechanism == p.mechanism)
+      if (p.threads > 1 && one.threads == 1 && one.sms == p.sms && one.mechanism == p.mechanism &&
+          one.workload == p.workload)
         std::printf("  %s: %.2fx the speed of one thread\n", p.name.c_str(), one.seconds / p.seconds);
   for (const auto& p : points)
     if (const Point* b = baselineOf(p); b && p.mechanism != "baseline")
       std::printf("  %s: %.2fx the baseline's host time\n", p.name.c_str(), p.seconds / b->seconds);
+  // A memory-bound, many-launch kernel's host time per warp instruction against the
+  // compute-bound matmul's, same SMs and threads (issue 39's target: within 3x).
+  auto perWarpVsMatmul = [&](const Point& p) {
+    const Point* m = baselineOf(p);
+    return m ? (p.seconds / p.warp) / (m->seconds / m->warp) : 0.0;
+  };
+  for (const auto& p : points)
+    if (p.workload == "floydwarshall")
+      std::printf("  %s: %.2fx matmul's host time per warp instruction (%.3f against %.3f us)\n", p.name.c_str(),
+                  perWarpVsMatmul(p), p.seconds / p.warp * 1e6, baselineOf(p)->seconds / baselineOf(p)->warp * 1e6);
   if (vm.count("json")) {
     nlohmann::json j;
     j["command"] = "bench";
@@ -201,10 +249,16 @@ int cmdBench(const std::vector<std::string>& args) {
                             {"warp_instructions_per_second", p.warp / p.seconds},
                             {"thread_instructions_per_second", p.thread / p.seconds},
                             {"cycles_per_second", p.cycles / p.seconds}, {"mechanism", p.mechanism},
-                            {"sms", p.sms}, {"threads", p.threads}, {"host_seconds_of_each_run", p.runs}};
+                            {"sms", p.sms}, {"threads", p.threads}, {"host_seconds_of_each_run", p.runs},
+                            {"workload", p.workload.empty() ? "matmul" : p.workload}};
     };
     j["interpreter"] = pj(interp);
-    for (const auto& p : points) j["timing"].push_back(pj(p));
+    for (const auto& p : points) {
+      nlohmann::json t = pj(p);
+      if (p.workload == "floydwarshall") t["host_time_per_warp_instruction_vs_matmul"] = perWarpVsMatmul(p);
+      j["timing"].push_back(t);
+    }
+    if (fwVertices) j["floydwarshall_vertices"] = fwVertices;
     writeJsonAtomically(vm["json"].as<std::string>(), j);
   }
   return 0;
