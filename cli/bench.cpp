@@ -173,6 +173,13 @@ int cmdBench(const std::vector<std::string>& args) {
   // The timing runs use the shipped scenarios with the requested sizes.
   const std::string dir = std::filesystem::temp_directory_path().string() + "/simtlm-bench-" + std::to_string(getpid());
   std::filesystem::create_directories(dir);
+  struct RemoveOnExit {  // (also when a run fails)
+    std::string dir;
+    ~RemoveOnExit() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } removeOnExit{dir};
   const std::string matmul = scenarioWith("matmul", "options: {size: 256}", "options: {size: " + std::to_string(size) + "}", dir);
   std::vector<Point> points;
   for (int n : sms)
@@ -192,7 +199,6 @@ int cmdBench(const std::vector<std::string>& args) {
   // slows one run of every point instead of every run of one, and ratios between points hold.
   for (int i = 0; i < repeat; ++i)
     for (Point& p : points) runOnce(p, dir);
-  std::filesystem::remove_all(dir);
 
   const double interpThread = interp.thread / interp.seconds;
   std::printf("  %-24s %10s %12s %9s %14s %14s %12s %9s\n", "engine", "cycles", "warp instr", "host s",
